@@ -1,0 +1,50 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+  name: "bowties",
+  products: [
+    .executable(name: "bowties", targets: ["bowties"]),
+    .library(name: "BowTieKit", targets: ["BowTieKit"]),
+  ],
+  dependencies: [
+    .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+    .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+    .package(url: "https://github.com/apple/swift-crypto", exact: "3.12.3"),
+  ],
+  targets: [
+    // The persistence core: model, color transformer, store, seeding. No terminal I/O.
+    .target(
+      name: "BowTieKit",
+      dependencies: [
+        .product(name: "GRDB", package: "GRDB.swift"),
+        .product(name: "Crypto", package: "swift-crypto"),
+      ],
+      plugins: ["EmbedSampleData"]
+    ),
+    // The command-line interface: parsing, formatting, exit codes. No SQL.
+    .executableTarget(
+      name: "bowties",
+      dependencies: [
+        "BowTieKit",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]
+    ),
+    // Build-time tool that turns SampleData.plist and images/ into Swift source,
+    // so a lone copy of the binary can still seed the sample ties.
+    .executableTarget(name: "EmbedResources", path: "Sources/EmbedResources"),
+    .plugin(
+      name: "EmbedSampleData",
+      capability: .buildTool(),
+      dependencies: ["EmbedResources"]
+    ),
+    .testTarget(name: "BowTieKitTests", dependencies: ["BowTieKit"]),
+    .testTarget(
+      name: "bowtiesTests",
+      dependencies: [
+        "bowties", "BowTieKit",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]
+    ),
+  ]
+)

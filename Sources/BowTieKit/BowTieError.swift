@@ -1,0 +1,104 @@
+import Foundation
+
+/// Every failure the persistence core reports.
+///
+/// The command-line tool maps each case to an exit status in one place
+/// (`ExitStatus.swift` in the `bowties` target); the core never exits.
+public enum BowTieError: Error, Equatable, Sendable {
+  // MARK: Finding ties
+
+  /// No tie matches what the user typed.
+  case noSuchTie(String)
+  /// Several ties match what the user typed; `candidates` are their names.
+  case ambiguousTie(String, candidates: [String])
+
+  // MARK: Invalid data
+
+  /// A tie failed validation before a save.
+  case invalidTie(name: String, ValidationFailure)
+  /// A seed file entry is unusable. `index` is zero-based, as plist array items are
+  /// numbered; `key` names the entry's attribute at fault, when one is.
+  case invalidSeedEntry(index: Int, name: String?, key: String?, reason: String)
+  /// A seed file as a whole is unusable (not a property list, wrong top-level shape).
+  case invalidSeedFile(source: String, reason: String)
+  /// A value given on the command line or at a prompt is unusable.
+  case invalidValue(String)
+  /// The command line cannot be acted on (a missing argument, no way to find the store).
+  case usage(String)
+
+  // MARK: Input files
+
+  /// An input file is missing or cannot be read.
+  case inputUnreadable(path: String, reason: String)
+  /// The photo a seed entry names is missing or cannot be read.
+  case seedImageUnreadable(index: Int, name: String?, path: String, reason: String)
+
+  // MARK: The store
+
+  /// The store cannot be opened or read, or it is damaged.
+  case storeUnreadable(path: String, reason: String)
+  /// The store cannot be written (read-only file or folder, full disk…).
+  case storeNotWritable(path: String, reason: String)
+  /// The store was written by a newer bowties whose schema this one does not know.
+  case storeFromNewerVersion(path: String, unknownMigrations: [String])
+  /// Another process held the store past the busy timeout.
+  case storeBusy(path: String)
+  /// The value transformer the model names is not registered.
+  case transformerNotRegistered(String)
+  /// A tie's photo lives in a file that is missing or unreadable.
+  case photoUnavailable(tie: String, path: String, reason: String)
+}
+
+/// Which attribute failed validation, and why, like Core Data's "rating is too large".
+public struct ValidationFailure: Error, Equatable, Sendable, CustomStringConvertible {
+  /// The attribute's name as in the model and the seed format (`rating`, `timesWorn`…).
+  public var attribute: String
+  /// A short explanation, e.g. "7.5 is outside 0…5".
+  public var reason: String
+
+  public init(attribute: String, reason: String) {
+    self.attribute = attribute
+    self.reason = reason
+  }
+
+  public var description: String { "\(attribute) \(reason)" }
+}
+
+extension BowTieError: LocalizedError {
+  public var errorDescription: String? {
+    switch self {
+    case .noSuchTie(let query):
+      return "no tie matches '\(query)'"
+    case .ambiguousTie(let query, let candidates):
+      return "'\(query)' matches \(candidates.count) ties: \(candidates.joined(separator: ", "))"
+    case .invalidTie(let name, let failure):
+      return name.isEmpty ? "\(failure)" : "\(name): \(failure)"
+    case .invalidSeedEntry(let index, let name, let key, let reason):
+      let label = name.map { " (\($0))" } ?? ""
+      return "entry \(index)\(label): \(key.map { "\($0) " } ?? "")\(reason)"
+    case .seedImageUnreadable(let index, let name, let path, let reason):
+      let label = name.map { " (\($0))" } ?? ""
+      return "entry \(index)\(label): imageName: cannot read \(path): \(reason)"
+    case .invalidSeedFile(let source, let reason):
+      return "\(source): \(reason)"
+    case .invalidValue(let reason), .usage(let reason):
+      return reason
+    case .inputUnreadable(let path, let reason):
+      return "cannot read \(path): \(reason)"
+    case .storeUnreadable(let path, let reason):
+      return "cannot use the store \(path): \(reason)"
+    case .storeNotWritable(let path, let reason):
+      return "cannot write the store \(path): \(reason)"
+    case .storeFromNewerVersion(let path, let unknown):
+      return "the store \(path) was written by a newer bowties "
+        + "(unknown schema versions: \(unknown.joined(separator: ", "))); upgrade bowties to use it"
+    case .storeBusy(let path):
+      return "the store \(path) is busy: another process held it past the timeout; try again"
+    case .transformerNotRegistered(let name):
+      return "the value transformer '\(name)' is not registered; "
+        + "call \(name).register() before opening the store"
+    case .photoUnavailable(let tie, let path, let reason):
+      return "\(tie): photo file \(path) \(reason)"
+    }
+  }
+}

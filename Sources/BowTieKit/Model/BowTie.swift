@@ -1,0 +1,181 @@
+import Foundation
+
+/// One bow tie: the single entity of the BowTies model.
+///
+/// A plain value. Its database mapping lives in `BowTie+Database.swift`;
+/// the store validates it with ``validate()`` before every save.
+public struct BowTie: Identifiable, Equatable, Sendable {
+  public var id: UUID
+  /// The display name, e.g. "Red Bow Tie". Never empty.
+  public var name: String
+  /// A short handle such as "R", unique among ties regardless of case.
+  public var searchKey: String
+  /// How much the owner likes the tie, 0…5 inclusive.
+  public var rating: Double
+  public var timesWorn: Int32
+  public var lastWorn: Date?
+  public var isFavorite: Bool
+  /// Where the tie can be bought.
+  public var url: URL?
+  /// The tie's color. `nil` either because the tie has none or because the stored
+  /// archive could not be decoded; ``colorIssue`` tells which.
+  public var tintColor: TieColor?
+  /// The photo's bytes (PNG). Photos above ``PhotoStorage/externalThreshold`` live
+  /// in a file beside the store; listing fetches leave this `nil` and only
+  /// report ``photoByteCount``.
+  public var photoData: Data? {
+    didSet { storedPhotoByteCount = nil }
+  }
+
+  /// Why the stored color could not be read, when it could not. Set by fetches only.
+  public internal(set) var colorIssue: ArchiveError?
+  /// The photo's size as recorded in the store, for fetches that skip the bytes.
+  var storedPhotoByteCount: Int?
+  /// The content-addressed file that holds the photo, when it is stored externally.
+  var externalPhotoName: String?
+
+  public init(
+    id: UUID = UUID(),
+    name: String,
+    searchKey: String,
+    rating: Double = 0,
+    timesWorn: Int32 = 0,
+    lastWorn: Date? = nil,
+    isFavorite: Bool = false,
+    url: URL? = nil,
+    tintColor: TieColor? = nil,
+    photoData: Data? = nil
+  ) {
+    self.id = id
+    self.name = name
+    self.searchKey = searchKey
+    self.rating = rating
+    self.timesWorn = timesWorn
+    self.lastWorn = lastWorn
+    self.isFavorite = isFavorite
+    self.url = url
+    self.tintColor = tintColor
+    self.photoData = photoData
+  }
+
+  /// The size of the photo in bytes, or nil when the tie has none.
+  public var photoByteCount: Int? { photoData?.count ?? storedPhotoByteCount }
+
+  /// The name folded for look-ups, so "cafe" finds "Café Bow Tie". Derived, never set.
+  public var canonicalName: String { Self.canonicalize(name) }
+
+  /// Folds case, diacritics and width, and collapses runs of white space.
+  public static func canonicalize(_ text: String) -> String {
+    text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
+      .split(whereSeparator: \.isWhitespace)
+      .joined(separator: " ")
+  }
+}
+
+// MARK: - Validation
+
+extension BowTie {
+  /// The inclusive range of ratings, as in the app's rating control.
+  public static let ratingRange: ClosedRange<Double> = 0...5
+  /// Longest accepted search key, in characters.
+  public static let maximumSearchKeyLength = 16
+  /// Longest accepted name, in characters.
+  public static let maximumNameLength = 200
+
+  /// Checks every attribute, reporting the first that fails and why.
+  public func validate() throws(BowTieError) {
+    if let failure = validationFailure {
+      throw .invalidTie(name: name, failure)
+    }
+  }
+
+  /// The first attribute that fails validation, or nil when the tie is valid.
+  public var validationFailure: ValidationFailure? {
+    if let reason = Self.nameProblem(name) {
+      return ValidationFailure(attribute: "name", reason: reason)
+    }
+    if let reason = Self.searchKeyProblem(searchKey) {
+      return ValidationFailure(attribute: "searchKey", reason: reason)
+    }
+    if let reason = Self.ratingProblem(rating) {
+      return ValidationFailure(attribute: "rating", reason: reason)
+    }
+    if timesWorn < 0 {
+      return ValidationFailure(attribute: "timesWorn", reason: "\(timesWorn) is negative")
+    }
+    if let url, let reason = Self.urlProblem(url.absoluteString) {
+      return ValidationFailure(attribute: "url", reason: reason)
+    }
+    return nil
+  }
+
+  static func nameProblem(_ name: String) -> String? {
+    if name.allSatisfy(\.isWhitespace) { return "is empty" }
+    if name.count > maximumNameLength { return "is longer than \(maximumNameLength) characters" }
+    if name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+      return "contains control characters"
+    }
+    return nil
+  }
+
+  static func searchKeyProblem(_ key: String) -> String? {
+    if key.isEmpty { return "is empty" }
+    if key.count > maximumSearchKeyLength {
+      return "'\(key)' is longer than \(maximumSearchKeyLength) characters"
+    }
+    if key.contains(where: { $0.isWhitespace || $0.unicodeScalars.contains { $0.value < 0x20 } }) {
+      return "'\(key)' contains white space or control characters"
+    }
+    return nil
+  }
+
+  static func ratingProblem(_ rating: Double) -> String? {
+    guard rating.isFinite else { return "\(rating) is not a number from 0 to 5" }
+    guard ratingRange.contains(rating) else {
+      return "\(formatRating(rating)) is outside 0…5"
+    }
+    return nil
+  }
+
+  static func urlProblem(_ text: String) -> String? {
+    guard let url = URL(string: text), let scheme = url.scheme, !scheme.isEmpty,
+      url.host != nil || scheme == "mailto"
+    else { return "'\(text)' is not an absolute URL" }
+    return nil
+  }
+
+  /// Renders a rating without a trailing ".0", the way people write them: 4, 4.5.
+  public static func formatRating(_ rating: Double) -> String {
+    if rating.isFinite, rating == rating.rounded(), abs(rating) < 1e15 {
+      return String(Int64(rating))
+    }
+    return String(rating)
+  }
+
+  /// The canonical form of a search key, used for its case-insensitive uniqueness.
+  static func canonicalKey(_ key: String) -> String { canonicalize(key) }
+}
+
+// MARK: - Parsing values people type
+
+extension BowTie {
+  /// Parses a rating as typed on a command line or at a prompt: a decimal from 0 to 5
+  /// written with a dot (`4.5`), whatever the locale. Refuses `4,5`, `nan`, `inf`,
+  /// exponents, signs and anything outside 0…5.
+  public static func parseRating(_ text: String) throws(BowTieError) -> Double {
+    let trimmed = text.trimmingCharacters(in: .whitespaces)
+    guard !trimmed.isEmpty else { throw .invalidValue("a rating is needed: a number from 0 to 5") }
+    let parts = trimmed.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+    let isDecimal =
+      parts.allSatisfy { $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }
+      && !(parts.first?.isEmpty ?? true) && !(parts.count == 2 && parts[1].isEmpty)
+    guard isDecimal, let value = Double(trimmed) else {
+      let hint = trimmed.contains(",") ? " (write decimals with a dot: 4.5)" : ""
+      throw .invalidValue("'\(text)' is not a rating: use a number from 0 to 5\(hint)")
+    }
+    guard ratingRange.contains(value) else {
+      throw .invalidValue("rating \(trimmed) is outside 0…5")
+    }
+    return value
+  }
+}

@@ -1,0 +1,73 @@
+import Foundation
+
+/// A tie as `show --json` and `list --json` print it: the seed plist's keys, with
+/// `lastWorn` in ISO 8601 UTC, `tintColor` as `{red, green, blue}` and `id` as a
+/// UUID string, plus `photoBytes`. A color that could not be decoded is `null`, with
+/// `tintColorUnreadable: true`.
+public struct TieJSON: Codable, Equatable, Sendable {
+  public struct RGB: Codable, Equatable, Sendable {
+    public var red, green, blue: Int
+  }
+
+  public var id: String
+  public var name: String
+  public var searchKey: String
+  public var rating: Double
+  public var timesWorn: Int
+  public var lastWorn: String?
+  public var isFavorite: Bool
+  public var url: String?
+  public var tintColor: RGB?
+  public var tintColorUnreadable: Bool?
+  public var photoBytes: Int
+
+  public init(_ tie: BowTie) {
+    id = tie.id.uuidString
+    name = tie.name
+    searchKey = tie.searchKey
+    rating = tie.rating
+    timesWorn = Int(tie.timesWorn)
+    lastWorn = tie.lastWorn.map(ISO8601.formatUTC)
+    isFavorite = tie.isFavorite
+    url = tie.url?.absoluteString
+    tintColor = tie.tintColor.map { RGB(red: Int($0.red), green: Int($0.green), blue: Int($0.blue)) }
+    tintColorUnreadable = tie.colorIssue == nil ? nil : true
+    photoBytes = tie.photoByteCount ?? 0
+  }
+
+  // Keys appear even when their value is null, so scripts see one stable shape.
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(id, forKey: .id)
+    try container.encode(name, forKey: .name)
+    try container.encode(searchKey, forKey: .searchKey)
+    try container.encode(rating, forKey: .rating)
+    try container.encode(timesWorn, forKey: .timesWorn)
+    try container.encode(lastWorn, forKey: .lastWorn)
+    try container.encode(isFavorite, forKey: .isFavorite)
+    try container.encode(url, forKey: .url)
+    try container.encode(tintColor, forKey: .tintColor)
+    try container.encodeIfPresent(tintColorUnreadable, forKey: .tintColorUnreadable)
+    try container.encode(photoBytes, forKey: .photoBytes)
+  }
+
+  /// The encoder every JSON output uses: sorted keys and no escaped slashes, so the
+  /// output is stable and URLs read naturally.
+  public static func makeEncoder() -> JSONEncoder {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    return encoder
+  }
+}
+
+extension ISO8601 {
+  /// "2026-11-21T08:00:00Z": whole seconds, UTC.
+  public static func formatUTC(_ date: Date) -> String {
+    var time = time_t(date.timeIntervalSince1970.rounded(.down))
+    var parts = tm()
+    gmtime_r(&time, &parts)
+    return String(
+      format: "%04d-%02d-%02dT%02d:%02d:%02dZ", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1,
+      Int(parts.tm_mday), Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec))
+  }
+}

@@ -1,0 +1,325 @@
+import Foundation
+
+/// One validated tie from a seed file, with its position for messages.
+public struct SeedEntry: Sendable {
+  /// Zero-based position in the file's array.
+  public var index: Int
+  public var tie: BowTie
+  /// Whether the file gave the tie's `id`; if not, the tie is matched by `searchKey`.
+  public var hasExplicitID: Bool
+}
+
+/// Where a seed file's `imageName`s are looked up.
+public enum ImageSource: Sendable {
+  /// The `images/` folder beside the plist. Names may not lead outside it.
+  case folder(URL)
+  /// Photos built into the binary, keyed by file name (the bundled sample data).
+  case embedded([String: Data])
+}
+
+/// Reads seed files in the format of the BowTies sample's `SampleData.plist`: an array
+/// of dictionaries with `name`, `searchKey`, `rating`, `tintColor` (`red`, `green`,
+/// `blue`, 0–255), `imageName`, `lastWorn`, `timesWorn`, `isFavorite`, `url` and `id`.
+///
+/// Every entry is checked before anything is stored, so a file with one bad entry
+/// changes nothing; the error names the entry's index, name and key.
+public enum SeedFile {
+  /// The largest photo a seed entry may bring.
+  public static let maximumPhotoSize = 64 * 1024 * 1024
+
+  static let knownKeys: Set<String> = [
+    "id", "name", "searchKey", "rating", "tintColor", "imageName", "lastWorn", "timesWorn",
+    "isFavorite", "url",
+  ]
+
+  /// Parses and validates a whole XML or binary property list.
+  ///
+  /// - Parameter source: how to name the file in messages (its path, or "standard input").
+  public static func parse(
+    _ data: Data, source: String, images: ImageSource
+  ) throws(BowTieError) -> [SeedEntry] {
+    guard !data.isEmpty else { throw .invalidSeedFile(source: source, reason: "the file is empty") }
+    let root: Any
+    do {
+      root = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
+    } catch {
+      throw .invalidSeedFile(source: source, reason: "not a property list (\(plistReason(error)))")
+    }
+    guard case .array(let items) = PlistValue(root) else {
+      throw .invalidSeedFile(
+        source: source,
+        reason: "expected an array of tie dictionaries, found \(PlistValue(root).kind)")
+    }
+    var entries: [SeedEntry] = []
+    entries.reserveCapacity(items.count)
+    var seenIDs: [UUID: SeedEntry] = [:]
+    var seenKeys: [String: SeedEntry] = [:]
+    for (index, item) in items.enumerated() {
+      let entry = try parseEntry(item, index: index, images: images)
+      if entry.hasExplicitID, let first = seenIDs[entry.tie.id] {
+        throw .invalidSeedEntry(
+          index: index, name: entry.tie.name, key: "id",
+          reason: "\(entry.tie.id) repeats entry \(first.index) (\(first.tie.name))")
+      }
+      let key = BowTie.canonicalKey(entry.tie.searchKey)
+      if let first = seenKeys[key] {
+        throw .invalidSeedEntry(
+          index: index, name: entry.tie.name, key: "searchKey",
+          reason: "'\(entry.tie.searchKey)' repeats entry \(first.index) (\(first.tie.name))")
+      }
+      seenIDs[entry.tie.id] = entry
+      seenKeys[key] = entry
+      entries.append(entry)
+    }
+    return entries
+  }
+
+  private static func parseEntry(
+    _ item: Any, index: Int, images: ImageSource
+  ) throws(BowTieError) -> SeedEntry {
+    guard case .dictionary(let fields) = PlistValue(item) else {
+      throw .invalidSeedEntry(
+        index: index, name: nil, key: nil,
+        reason: "is \(PlistValue(item).kind), not a dictionary")
+    }
+    let name = (fields["name"] as? String).flatMap { $0.isEmpty ? nil : $0 }
+    let reader = EntryReader(fields: fields, index: index, name: name)
+    if let unknown = fields.keys.filter({ !knownKeys.contains($0) }).sorted().first {
+      throw reader.failure(unknown, "is not a known key (known: \(knownKeys.sorted().joined(separator: ", ")))")
+    }
+    var tie = BowTie(
+      name: try reader.required("name", as: String.self),
+      searchKey: try reader.required("searchKey", as: String.self))
+    if let idText = try reader.optional("id", as: String.self) {
+      guard let id = UUID(uuidString: idText) else {
+        throw reader.failure("id", "'\(idText)' is not a UUID")
+      }
+      tie.id = id
+    }
+    tie.rating = try reader.rating()
+    tie.tintColor = try reader.color()
+    tie.timesWorn = try reader.timesWorn()
+    tie.lastWorn = try reader.optional("lastWorn", as: Date.self)
+    tie.isFavorite = try reader.optional("isFavorite", as: Bool.self) ?? false
+    if let text = try reader.optional("url", as: String.self) {
+      if let problem = BowTie.urlProblem(text) { throw reader.failure("url", problem) }
+      tie.url = URL(string: text)
+    }
+    if let failure = tie.validationFailure {
+      throw reader.failure(failure.attribute, failure.reason)
+    }
+    if let imageName = try reader.optional("imageName", as: String.self) {
+      tie.photoData = try loadImage(imageName, from: images, reader: reader)
+    }
+    return SeedEntry(index: index, tie: tie, hasExplicitID: fields["id"] != nil)
+  }
+
+  // MARK: Photos
+
+  private static func loadImage(
+    _ imageName: String, from source: ImageSource, reader: EntryReader
+  ) throws(BowTieError) -> Data {
+    // A plain file name only: no folders, no "..", no hidden files, nothing outside images/.
+    guard !imageName.isEmpty, !imageName.hasPrefix("."), !imageName.contains("/"),
+      !imageName.contains("\\"), !imageName.contains("\0"), imageName.utf8.count <= 255
+    else {
+      throw reader.failure("imageName", "'\(imageName)' must be a plain file name inside images/")
+    }
+    let candidates = imageName.contains(".") ? [imageName] : [imageName, imageName + ".png"]
+    switch source {
+    case .embedded(let photos):
+      for candidate in candidates {
+        if let data = photos[candidate] { return data }
+      }
+      throw .seedImageUnreadable(
+        index: reader.index, name: reader.name, path: "images/\(imageName)",
+        reason: "no such image")
+    case .folder(let folder):
+      for candidate in candidates {
+        let file = folder.appendingPathComponent(candidate)
+        var info = stat()
+        guard lstat(file.path, &info) == 0 else { continue }
+        return try readImage(file, inside: folder, reader: reader)
+      }
+      throw .seedImageUnreadable(
+        index: reader.index, name: reader.name,
+        path: folder.appendingPathComponent(candidates.last ?? imageName).path,
+        reason: "no such file")
+    }
+  }
+
+  private static func readImage(
+    _ file: URL, inside folder: URL, reader: EntryReader
+  ) throws(BowTieError) -> Data {
+    // A symbolic link may still point outside the folder: compare resolved paths.
+    let resolvedFolder = folder.resolvingSymlinksInPath().path
+    let resolved = file.resolvingSymlinksInPath().path
+    guard resolved.hasPrefix(resolvedFolder + "/") else {
+      throw reader.failure("imageName", "'\(file.lastPathComponent)' leads outside images/")
+    }
+    var info = stat()
+    guard stat(resolved, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+      throw .seedImageUnreadable(
+        index: reader.index, name: reader.name, path: file.path, reason: "not a regular file")
+    }
+    guard info.st_size <= maximumPhotoSize else {
+      throw reader.failure(
+        "imageName", "'\(file.lastPathComponent)' is larger than \(maximumPhotoSize >> 20) MiB")
+    }
+    do {
+      return try Data(contentsOf: URL(fileURLWithPath: resolved))
+    } catch {
+      throw .seedImageUnreadable(
+        index: reader.index, name: reader.name, path: file.path, reason: error.reason)
+    }
+  }
+
+  private static func plistReason(_ error: any Error) -> String {
+    let nsError = error as NSError
+    if let debug = nsError.userInfo[NSDebugDescriptionErrorKey] as? String { return debug }
+    return nsError.localizedDescription
+  }
+}
+
+/// Reads typed values out of one entry, phrasing every failure with the entry's context.
+private struct EntryReader {
+  let fields: [String: Any]
+  let index: Int
+  let name: String?
+
+  func failure(_ key: String, _ reason: String) -> BowTieError {
+    .invalidSeedEntry(index: index, name: name, key: key, reason: reason)
+  }
+
+  func required<T>(_ key: String, as type: T.Type) throws(BowTieError) -> T {
+    guard let value = try optional(key, as: type) else { throw failure(key, "is missing") }
+    return value
+  }
+
+  func optional<T>(_ key: String, as type: T.Type) throws(BowTieError) -> T? {
+    guard let raw = fields[key] else { return nil }
+    let value = PlistValue(raw)
+    switch (type, value) {
+    case (is String.Type, .string(let text)): return text as? T
+    case (is Date.Type, .date(let date)): return date as? T
+    case (is Bool.Type, .bool(let flag)): return flag as? T
+    // The app read these with `as! Bool`, which accepts 0 and 1.
+    case (is Bool.Type, .integer(let number)) where number == 0 || number == 1:
+      return (number == 1) as? T
+    default:
+      throw failure(key, "must be \(Self.kindName(type)), found \(value.kind)")
+    }
+  }
+
+  func rating() throws(BowTieError) -> Double {
+    guard let raw = fields["rating"] else { throw failure("rating", "is missing") }
+    switch PlistValue(raw) {
+    case .real(let value): return value
+    case .integer(let value): return Double(value)
+    case let other: throw failure("rating", "must be a number, found \(other.kind)")
+    }
+  }
+
+  func timesWorn() throws(BowTieError) -> Int32 {
+    guard let raw = fields["timesWorn"] else { return 0 }
+    let value: Int64
+    switch PlistValue(raw) {
+    case .integer(let number): value = number
+    case .real(let number) where number == number.rounded() && abs(number) < 1e18:
+      value = Int64(number)
+    case let other: throw failure("timesWorn", "must be a whole number, found \(other.kind)")
+    }
+    guard value >= 0 else { throw failure("timesWorn", "\(value) is negative") }
+    guard value <= Int64(Int32.max) else {
+      throw failure("timesWorn", "\(value) is above the largest count, \(Int32.max)")
+    }
+    return Int32(value)
+  }
+
+  func color() throws(BowTieError) -> TieColor {
+    guard let raw = fields["tintColor"] else { throw failure("tintColor", "is missing") }
+    guard case .dictionary(let components) = PlistValue(raw) else {
+      throw failure(
+        "tintColor", "must be a dictionary of red, green and blue, found \(PlistValue(raw).kind)")
+    }
+    if let unknown = components.keys.filter({ !["red", "green", "blue"].contains($0) }).sorted()
+      .first
+    {
+      throw failure("tintColor", "has an unknown key '\(unknown)' (expected red, green, blue)")
+    }
+    var values: [UInt8] = []
+    for channel in ["red", "green", "blue"] {
+      guard let rawChannel = components[channel] else {
+        throw failure("tintColor", "is missing \(channel)")
+      }
+      guard case .integer(let number) = PlistValue(rawChannel) else {
+        throw failure(
+          "tintColor", "\(channel) must be a whole number 0–255, found \(PlistValue(rawChannel).kind)")
+      }
+      guard (0...255).contains(number) else {
+        throw failure("tintColor", "\(channel) \(number) is outside 0–255")
+      }
+      values.append(UInt8(number))
+    }
+    return TieColor(red: values[0], green: values[1], blue: values[2])
+  }
+
+  private static func kindName<T>(_ type: T.Type) -> String {
+    switch type {
+    case is String.Type: return "a string"
+    case is Date.Type: return "a date"
+    case is Bool.Type: return "a boolean"
+    default: return "\(type)"
+    }
+  }
+}
+
+/// A property-list value as Foundation hands it back, sorted into the plist types.
+///
+/// Foundation returns numbers as `NSNumber` and booleans as `Bool`, and lets an
+/// `NSNumber` cast to `Bool`; looking at the concrete type keeps `<integer>1</integer>`
+/// and `<true/>` apart.
+enum PlistValue {
+  case bool(Bool), integer(Int64), real(Double), string(String), date(Date), data(Data)
+  case array([Any]), dictionary([String: Any]), other(String)
+
+  init(_ value: Any) {
+    if type(of: value) == Bool.self, let flag = value as? Bool {
+      self = .bool(flag)
+    } else if let text = value as? String {
+      self = .string(text)
+    } else if let date = value as? Date {
+      self = .date(date)
+    } else if let data = value as? Data {
+      self = .data(data)
+    } else if let array = value as? [Any] {
+      self = .array(array)
+    } else if let dictionary = value as? [String: Any] {
+      self = .dictionary(dictionary)
+    } else if let number = value as? NSNumber {
+      switch String(cString: number.objCType) {
+      case "c", "B": self = .bool(number.boolValue)
+      case "d", "f": self = .real(number.doubleValue)
+      case "Q" where number.uint64Value > UInt64(Int64.max): self = .other("an integer too large")
+      default: self = .integer(number.int64Value)
+      }
+    } else {
+      self = .other("\(type(of: value))")
+    }
+  }
+
+  /// "a string ('abc')", "a number (7.5)": what a message says was found.
+  var kind: String {
+    switch self {
+    case .bool(let flag): return "a boolean (\(flag))"
+    case .integer(let number): return "an integer (\(number))"
+    case .real(let number): return "a number (\(number))"
+    case .string(let text): return "a string ('\(text.prefix(40))')"
+    case .date: return "a date"
+    case .data: return "data"
+    case .array: return "an array"
+    case .dictionary: return "a dictionary"
+    case .other(let description): return description
+    }
+  }
+}

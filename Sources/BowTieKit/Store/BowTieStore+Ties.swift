@@ -1,0 +1,193 @@
+import Foundation
+import GRDB
+
+// MARK: - Reads
+
+extension BowTieStore {
+  /// Finds the one tie `query` names: a search key (`R`, `r`), an id, a name, or a
+  /// unique prefix of the canonical name (`cafe` finds "Café Bow Tie").
+  ///
+  /// - Parameter loadingPhoto: whether to read the photo's bytes, from the file when
+  ///   it is stored externally.
+  public func tie(matching query: String, loadingPhoto: Bool = false) throws(BowTieError) -> BowTie {
+    var tie = try read { db in try Self.resolve(query, in: db) }
+    if loadingPhoto {
+      tie.photoData = try photoData(of: tie)
+    }
+    return tie
+  }
+
+  /// Every tie, R O Y G B I V first and then by name, without the photos' bytes.
+  public func allTies() throws(BowTieError) -> [BowTie] {
+    try read { db in
+      try BowTie.all().select(BowTie.allColumnsButPhotoBytes).orderedLikeTheApp().fetchAll(db)
+    }
+  }
+
+  /// The number of ties in the store.
+  public func count() throws(BowTieError) -> Int {
+    try read { db in try BowTie.fetchCount(db) }
+  }
+
+  /// The photo's bytes, read from its external file when it has one.
+  public func photoData(of tie: BowTie) throws(BowTieError) -> Data? {
+    if let name = tie.externalPhotoName {
+      return try photos.read(name, expectedSize: tie.storedPhotoByteCount, tie: tie.name)
+    }
+    if tie.photoData == nil, tie.storedPhotoByteCount != nil {
+      // A listing fetch skipped the bytes; fetch them now.
+      return try read { db in
+        try Data.fetchOne(
+          db, BowTie.filter(key: tie.id.uuidString).select(BowTie.Columns.photoData))
+      }
+    }
+    return tie.photoData
+  }
+
+  /// Describes a problem with the tie's external photo file, or nil when it is intact
+  /// or the photo is inline. Cheaper than ``photoData(of:)``: it only checks the size.
+  public func photoProblem(of tie: BowTie) -> BowTieError? {
+    guard let name = tie.externalPhotoName else { return nil }
+    let file = photos.url(for: name).path
+    guard let size = photos.size(of: name) else {
+      return .photoUnavailable(tie: tie.name, path: file, reason: "is missing")
+    }
+    if let expected = tie.storedPhotoByteCount, expected != size {
+      return .photoUnavailable(
+        tie: tie.name, path: file, reason: "is damaged (\(size) bytes, expected \(expected))")
+    }
+    return nil
+  }
+
+  static func resolve(_ query: String, in db: Database) throws -> BowTie {
+    let trimmed = query.trimmingCharacters(in: .whitespaces)
+    guard !trimmed.isEmpty else { throw BowTieError.noSuchTie(query) }
+    let canonical = BowTie.canonicalize(trimmed)
+    if let tie = try BowTie.filter(BowTie.Columns.canonicalKey == canonical).fetchOne(db) {
+      return tie
+    }
+    if let id = UUID(uuidString: trimmed),
+      let tie = try BowTie.filter(key: id.uuidString).fetchOne(db)
+    {
+      return tie
+    }
+    let exact = try BowTie.filter(BowTie.Columns.canonicalName == canonical)
+      .orderedLikeTheApp().fetchAll(db)
+    if exact.count == 1 { return exact[0] }
+    if exact.count > 1 { throw BowTieError.ambiguousTie(query, candidates: exact.map(\.label)) }
+    // A range on the indexed column finds every name that starts with the prefix.
+    let prefixed = try BowTie.filter(
+      BowTie.Columns.canonicalName >= canonical
+        && BowTie.Columns.canonicalName < canonical + "\u{10FFFF}"
+    ).orderedLikeTheApp().limit(11).fetchAll(db)
+    switch prefixed.count {
+    case 0: throw BowTieError.noSuchTie(query)
+    case 1: return prefixed[0]
+    default: throw BowTieError.ambiguousTie(query, candidates: prefixed.prefix(10).map(\.label))
+    }
+  }
+}
+
+extension BowTie {
+  /// "Red Bow Tie (R)": how candidates are listed when a name is ambiguous.
+  var label: String { "\(name) (\(searchKey))" }
+}
+
+// MARK: - Writes
+
+/// How `favorite` changes the flag.
+public enum FavoriteChange: Sendable {
+  case set, clear, toggle
+}
+
+extension BowTieStore {
+  /// Records one more wear: `timesWorn + 1` and `lastWorn = date`, as one atomic
+  /// update, so concurrent processes never lose a wear.
+  @discardableResult
+  public func wear(_ query: String, on date: Date = Date()) throws(BowTieError) -> BowTie {
+    try write { db, _ in
+      var tie = try Self.resolve(query, in: db)
+      guard tie.timesWorn < Int32.max else {
+        throw BowTieError.invalidTie(
+          name: tie.name,
+          ValidationFailure(attribute: "timesWorn", reason: "cannot go above \(Int32.max)"))
+      }
+      tie.timesWorn += 1
+      tie.lastWorn = date
+      try tie.validate()
+      try BowTie.filter(key: tie.id.uuidString).updateAll(
+        db,
+        BowTie.Columns.timesWorn += 1,
+        BowTie.Columns.lastWorn.set(to: StorageDate.format(date)))
+      return try Self.refetch(tie, in: db)
+    }
+  }
+
+  /// Sets the rating, which must lie in 0…5.
+  @discardableResult
+  public func rate(_ query: String, rating: Double) throws(BowTieError) -> BowTie {
+    try write { db, _ in
+      var tie = try Self.resolve(query, in: db)
+      tie.rating = rating
+      try tie.validate()
+      try BowTie.filter(key: tie.id.uuidString).updateAll(db, BowTie.Columns.rating.set(to: rating))
+      return try Self.refetch(tie, in: db)
+    }
+  }
+
+  /// Sets, clears or toggles the favorite flag.
+  @discardableResult
+  public func favorite(_ query: String, _ change: FavoriteChange) throws(BowTieError) -> BowTie {
+    try write { db, _ in
+      var tie = try Self.resolve(query, in: db)
+      switch change {
+      case .set: tie.isFavorite = true
+      case .clear: tie.isFavorite = false
+      case .toggle: tie.isFavorite.toggle()
+      }
+      try tie.validate()
+      try BowTie.filter(key: tie.id.uuidString).updateAll(
+        db, BowTie.Columns.isFavorite.set(to: tie.isFavorite))
+      return try Self.refetch(tie, in: db)
+    }
+  }
+
+  private static func refetch(_ tie: BowTie, in db: Database) throws -> BowTie {
+    guard let saved = try BowTie.filter(key: tie.id.uuidString).fetchOne(db) else {
+      throw BowTieError.noSuchTie(tie.id.uuidString)
+    }
+    return saved
+  }
+
+  /// Validates and saves a whole tie (insert or update), storing a large photo
+  /// externally. Runs inside the caller's write transaction.
+  func save(_ tie: BowTie, replacing existing: BowTie?, in db: Database, _ changes: PhotoChanges)
+    throws
+  {
+    var tie = tie
+    try tie.validate()
+    let key = BowTie.canonicalKey(tie.searchKey)
+    if let other = try BowTie.filter(BowTie.Columns.canonicalKey == key)
+      .filter(BowTie.Columns.id != tie.id.uuidString).fetchOne(db)
+    {
+      throw BowTieError.invalidTie(
+        name: tie.name,
+        ValidationFailure(
+          attribute: "searchKey", reason: "'\(tie.searchKey)' is already used by \(other.name)"))
+    }
+    tie.externalPhotoName = nil
+    if let data = tie.photoData, photos.isExternal(data) {
+      let (name, created) = try photos.write(data)
+      tie.externalPhotoName = name
+      if created { changes.created.append(name) }
+    }
+    if let old = existing?.externalPhotoName, old != tie.externalPhotoName {
+      changes.released.insert(old)
+    }
+    if existing == nil {
+      try tie.insert(db)
+    } else {
+      try tie.update(db)
+    }
+  }
+}

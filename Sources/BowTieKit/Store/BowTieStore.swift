@@ -1,0 +1,273 @@
+import Foundation
+import GRDB
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The persistence core: one value wrapping the database, migrated when it opens.
+///
+/// Every write method is a single `IMMEDIATE` transaction named for what it does, so
+/// a cron job and a shell, or fifty `wear` processes, can share one store without
+/// losing an update. Commands never see SQL; they call these methods.
+public struct BowTieStore: Sendable {
+  /// The store's file path, or ":memory:"; used in messages.
+  public let path: String
+  private let dbWriter: any DatabaseWriter
+  let photos: PhotoStorage
+
+  /// How long a command waits for another process's write before giving up (exit 75).
+  public static var defaultBusyTimeout: TimeInterval {
+    if let text = ProcessInfo.processInfo.environment["BOWTIES_BUSY_TIMEOUT"],
+      let seconds = Double(text), seconds >= 0
+    {
+      return seconds
+    }
+    return 10
+  }
+
+  /// Wraps an open database (a temporary or in-memory one in tests) and migrates it.
+  ///
+  /// - Parameter externalDataDirectory: where photos above 128 KiB go; nil keeps
+  ///   every photo inline.
+  public init(
+    _ dbWriter: any DatabaseWriter, externalDataDirectory: URL?, path: String = ":memory:"
+  ) throws(BowTieError) {
+    self.dbWriter = dbWriter
+    self.path = path
+    self.photos = PhotoStorage(directory: externalDataDirectory)
+    _ = try Self.colorTransformer()
+    try migrate(lockFile: nil)
+  }
+
+  private init(opened dbWriter: any DatabaseWriter, at url: URL) {
+    self.dbWriter = dbWriter
+    self.path = url.path
+    self.photos = PhotoStorage(directory: StoreLocation.externalDataDirectory(forStoreAt: url))
+  }
+
+  /// Opens the store file at `url`, creating it when it does not exist.
+  ///
+  /// A new store is built under a temporary name, filled by `populate`, and linked
+  /// into place only when complete, so no process ever sees a half-created store, and
+  /// two processes racing to create it end up sharing one.
+  ///
+  /// - Returns: the store, and whether this call created it.
+  public static func open(
+    at url: URL, busyTimeout: TimeInterval = defaultBusyTimeout,
+    ifMissing populate: (BowTieStore) throws -> Void = { _ in }
+  ) throws(BowTieError) -> (store: BowTieStore, created: Bool) {
+    _ = try colorTransformer()
+    var info = stat()
+    if lstat(url.path, &info) != 0 {
+      guard errno == ENOENT else {
+        throw .storeUnreadable(path: url.path, reason: POSIXError.current.reason)
+      }
+      if let store = try create(at: url, busyTimeout: busyTimeout, populate: populate) {
+        return (store, true)
+      }
+    }
+    return (try openExisting(at: url, busyTimeout: busyTimeout), false)
+  }
+
+  private static func openExisting(
+    at url: URL, busyTimeout: TimeInterval
+  ) throws(BowTieError) -> BowTieStore {
+    var isDirectory: ObjCBool = false
+    if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory),
+      isDirectory.boolValue
+    {
+      throw .storeUnreadable(path: url.path, reason: "it is a directory, not a store file")
+    }
+    var config = configuration(busyTimeout: busyTimeout)
+    // A store the user cannot write still answers show and list.
+    config.readonly = access(url.path, W_OK) != 0
+    let store: BowTieStore
+    do {
+      store = BowTieStore(opened: try DatabaseQueue(path: url.path, configuration: config), at: url)
+    } catch {
+      throw storeError(error, path: url.path)
+    }
+    let lockFile = StoreLocation.externalDataDirectory(forStoreAt: url)
+      .deletingLastPathComponent().appendingPathComponent("migration.lock")
+    try store.migrate(lockFile: lockFile)
+    return store
+  }
+
+  /// Creates and fills a new store, or returns nil when another process created one first.
+  private static func create(
+    at url: URL, busyTimeout: TimeInterval, populate: (BowTieStore) throws -> Void
+  ) throws(BowTieError) -> BowTieStore? {
+    let folder = url.deletingLastPathComponent()
+    let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).new-\(UUID().uuidString)")
+    do {
+      try FileSystem.createDirectories(folder)
+      let descriptor = Glibc.open(temporary.path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+      guard descriptor >= 0 else { throw POSIXError.current }
+      close(descriptor)
+    } catch {
+      throw .storeNotWritable(path: url.path, reason: error.reason)
+    }
+    defer { unlink(temporary.path) }
+    do {
+      let queue = try DatabaseQueue(
+        path: temporary.path, configuration: configuration(busyTimeout: busyTimeout))
+      let store = BowTieStore(opened: queue, at: url)
+      try store.migrate(lockFile: nil)
+      try populate(store)
+      try queue.close()
+    } catch {
+      throw storeError(error, path: url.path)
+    }
+    // link(2) fails if the name exists, which makes creation first-writer-wins.
+    if link(temporary.path, url.path) != 0 {
+      if errno == EEXIST { return nil }
+      throw .storeNotWritable(path: url.path, reason: POSIXError.current.reason)
+    }
+    return try openExisting(at: url, busyTimeout: busyTimeout)
+  }
+
+  private static func configuration(busyTimeout: TimeInterval) -> Configuration {
+    var config = Configuration()
+    config.journalMode = .wal
+    config.busyMode = .timeout(busyTimeout)
+    config.label = "BowTies"
+    return config
+  }
+
+  /// Brings the schema up to date, refusing a store from a newer bowties.
+  private func migrate(lockFile: URL?) throws(BowTieError) {
+    let migrator = Schema.migrator
+    do {
+      let (superseded, complete) = try dbWriter.read { db in
+        (try migrator.hasBeenSuperseded(db), try migrator.hasCompletedMigrations(db))
+      }
+      if superseded {
+        let unknown = try dbWriter.read { db in
+          try migrator.appliedIdentifiers(db).subtracting(migrator.migrations).sorted()
+        }
+        throw BowTieError.storeFromNewerVersion(path: path, unknownMigrations: unknown)
+      }
+      if complete { return }
+      // GRDB's migrator reads which migrations are applied before it takes the write
+      // lock, so two processes could both run one; a file lock serializes them.
+      let lock = try lockFile.map { try FileLock(exclusiveAt: $0) }
+      defer { lock?.unlock() }
+      try migrator.migrate(dbWriter)
+    } catch {
+      throw Self.storeError(error, path: path)
+    }
+  }
+
+  static func colorTransformer() throws(BowTieError) -> ColorAttributeTransformer {
+    try BowTie.colorTransformer()
+  }
+
+  // MARK: - Access
+
+  /// Runs a read in one consistent snapshot, mapping database errors to ``BowTieError``.
+  func read<T>(_ body: (Database) throws -> T) throws(BowTieError) -> T {
+    do {
+      return try dbWriter.read(body)
+    } catch {
+      throw Self.storeError(error, path: path)
+    }
+  }
+
+  /// Runs `body` as one IMMEDIATE transaction.
+  ///
+  /// Photo files that `body` wrote are removed again, still under the write lock, if
+  /// the transaction fails; photo files it stopped referring to are removed after the
+  /// commit, in a second transaction, if nothing refers to them any more.
+  func write<T>(_ body: (Database, PhotoChanges) throws -> T) throws(BowTieError) -> T {
+    let changes = PhotoChanges()
+    do {
+      let result = try dbWriter.write { db in
+        do {
+          return try body(db, changes)
+        } catch {
+          photos.remove(changes.created)
+          throw error
+        }
+      }
+      if !changes.released.isEmpty {
+        try dbWriter.write { db in
+          for name in changes.released
+          where try BowTie.filter(BowTie.Columns.photoFile == name).isEmpty(db) {
+            photos.remove([name])
+          }
+        }
+      }
+      return result
+    } catch {
+      throw Self.storeError(error, path: path)
+    }
+  }
+
+  /// Turns any error from GRDB, SQLite or the file system into a ``BowTieError``.
+  static func storeError(_ error: any Error, path: String) -> BowTieError {
+    switch error {
+    case var error as BowTieError:
+      error.fillInStorePath(path)
+      return error
+    case let error as DatabaseError:
+      let reason = error.message ?? "\(error.resultCode)"
+      switch error.resultCode {
+      case .SQLITE_BUSY, .SQLITE_LOCKED:
+        return .storeBusy(path: path)
+      case .SQLITE_READONLY, .SQLITE_FULL, .SQLITE_PERM:
+        return .storeNotWritable(path: path, reason: reason)
+      case .SQLITE_NOTADB, .SQLITE_CORRUPT:
+        return .storeUnreadable(path: path, reason: "it is not a bowties store or it is damaged (\(reason))")
+      default:
+        return .storeUnreadable(path: path, reason: reason)
+      }
+    default:
+      return .storeUnreadable(path: path, reason: error.reason)
+    }
+  }
+}
+
+/// What a write transaction did to external photo files.
+final class PhotoChanges: @unchecked Sendable {
+  // Only touched inside one write transaction, on the writer's queue.
+  var created: [String] = []
+  var released: Set<String> = []
+}
+
+extension BowTieError {
+  /// Row decoding runs without knowing the store's path; the store adds it.
+  mutating func fillInStorePath(_ path: String) {
+    if case .storeUnreadable("", let reason) = self {
+      self = .storeUnreadable(path: path, reason: reason)
+    }
+  }
+}
+
+extension POSIXError {
+  /// The error `errno` holds now.
+  static var current: POSIXError { POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+}
+
+/// An advisory `flock(2)` lock on a file, released by ``unlock()`` or when the process dies.
+struct FileLock {
+  private let descriptor: Int32
+
+  init(exclusiveAt file: URL) throws {
+    try FileSystem.createDirectories(file.deletingLastPathComponent())
+    descriptor = Glibc.open(file.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+    guard descriptor >= 0 else { throw POSIXError.current }
+    while flock(descriptor, LOCK_EX) != 0 {
+      guard errno == EINTR else {
+        let error = POSIXError.current
+        close(descriptor)
+        throw error
+      }
+    }
+  }
+
+  func unlock() {
+    flock(descriptor, LOCK_UN)
+    close(descriptor)
+  }
+}

@@ -1,0 +1,41 @@
+import Foundation
+
+/// Where the store lives: `--store PATH`, else `BOWTIES_STORE`, else
+/// `$XDG_DATA_HOME/bowties/BowTies.sqlite` (default `~/.local/share/bowties/BowTies.sqlite`).
+public enum StoreLocation {
+  public static let fileName = "BowTies.sqlite"
+
+  /// Resolves the store's file URL from an explicit path and the environment.
+  public static func resolve(
+    explicitPath: String?, environment: [String: String] = ProcessInfo.processInfo.environment
+  ) throws(BowTieError) -> URL {
+    if let explicitPath {
+      guard !explicitPath.isEmpty else { throw .usage("--store needs a path") }
+      return URL(fileURLWithPath: explicitPath).standardizedFileURL
+    }
+    if let path = environment["BOWTIES_STORE"], !path.isEmpty {
+      return URL(fileURLWithPath: path).standardizedFileURL
+    }
+    // The XDG spec says a relative XDG_DATA_HOME is invalid and must be ignored.
+    let dataHome: URL
+    if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {
+      dataHome = URL(fileURLWithPath: xdg, isDirectory: true)
+    } else if let home = environment["HOME"], !home.isEmpty {
+      dataHome = URL(fileURLWithPath: home, isDirectory: true)
+        .appendingPathComponent(".local/share", isDirectory: true)
+    } else {
+      throw .usage("cannot find the store: HOME is not set; pass --store or set BOWTIES_STORE")
+    }
+    return dataHome.appendingPathComponent("bowties", isDirectory: true)
+      .appendingPathComponent(fileName)
+  }
+
+  /// The hidden folder beside the store that holds its external photos, named as
+  /// Core Data names it: `.BowTies_SUPPORT/_EXTERNAL_DATA` for `BowTies.sqlite`.
+  public static func externalDataDirectory(forStoreAt url: URL) -> URL {
+    let base = url.deletingPathExtension().lastPathComponent
+    return url.deletingLastPathComponent()
+      .appendingPathComponent(".\(base)_SUPPORT", isDirectory: true)
+      .appendingPathComponent("_EXTERNAL_DATA", isDirectory: true)
+  }
+}

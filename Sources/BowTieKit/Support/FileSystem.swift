@@ -1,0 +1,64 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The few file-system operations the store needs, with the modes and atomicity it promises.
+enum FileSystem {
+  /// Creates `directory` and any missing parents with mode 0700: a tie inventory is private.
+  static func createDirectories(_ directory: URL) throws {
+    var missing: [URL] = []
+    var current = directory.standardizedFileURL
+    while !FileManager.default.fileExists(atPath: current.path) {
+      missing.append(current)
+      let parent = current.deletingLastPathComponent()
+      if parent.path == current.path { break }
+      current = parent
+    }
+    for folder in missing.reversed() {
+      if mkdir(folder.path, 0o700) != 0 && errno != EEXIST {
+        throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+      }
+    }
+  }
+
+  /// Writes under a temporary name in the same folder, syncs, then renames into place,
+  /// so a reader never sees half a file, even after a crash.
+  static func writeAtomically(_ data: Data, to file: URL, mode: mode_t = 0o600) throws {
+    let temporary = file.deletingLastPathComponent()
+      .appendingPathComponent(".tmp-\(UUID().uuidString)")
+    let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
+    guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+    var failure: Int32 = 0
+    data.withUnsafeBytes { buffer in
+      var offset = 0
+      while offset < buffer.count {
+        let written = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+        if written < 0 {
+          if errno == EINTR { continue }
+          failure = errno
+          return
+        }
+        offset += written
+      }
+    }
+    if failure == 0 && fsync(descriptor) != 0 { failure = errno }
+    close(descriptor)
+    if failure == 0 && rename(temporary.path, file.path) != 0 { failure = errno }
+    if failure != 0 {
+      unlink(temporary.path)
+      throw POSIXError(POSIXErrorCode(rawValue: failure) ?? .EIO)
+    }
+  }
+}
+
+extension Error {
+  /// A short lowercase reason for messages: "permission denied", "no space left on device".
+  var reason: String {
+    if let posix = self as? POSIXError {
+      return String(cString: strerror(posix.code.rawValue)).lowercased()
+    }
+    return (self as? LocalizedError)?.errorDescription ?? "\(self)"
+  }
+}

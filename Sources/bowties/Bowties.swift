@@ -1,0 +1,39 @@
+import ArgumentParser
+import BowTieKit
+
+/// The `bowties` command: a thin shell over BowTieKit. Each subcommand lives in its
+/// own file under `Subcommands/`; errors become exit codes in `ExitStatus.swift`.
+@main
+struct Bowties: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "bowties",
+    abstract: "Keep track of your bow ties: ratings, wears and favorites.",
+    discussion: """
+      The store is --store PATH, else $BOWTIES_STORE, else \
+      $XDG_DATA_HOME/bowties/BowTies.sqlite (~/.local/share/bowties/BowTies.sqlite). \
+      A command run on a store that does not exist yet creates it with the seven \
+      sample ties.
+
+      TIE is a search key (R, r), a name or a unique prefix of it (cafe finds \
+      "Café Bow Tie"), or an id.
+
+      Exit status: 0 success; 1 no such tie, or an ambiguous TIE; 64 usage error; \
+      65 invalid data; 66 an input file missing or unreadable; 70 internal error; \
+      74 the store unreadable, unwritable, damaged or from a newer bowties; \
+      75 the store busy past the timeout ($BOWTIES_BUSY_TIMEOUT seconds, default 10).
+      """,
+    version: "0.1.0",
+    subcommands: [Seed.self, Show.self, Wear.self, Rate.self, Favorite.self, List.self]
+  )
+
+  static func main() {
+    // As the app does in its delegate: the transformer is registered before any store opens.
+    ColorAttributeTransformer.register()
+    do {
+      var command = try parseAsRoot()
+      try command.run()
+    } catch {
+      ExitStatus.exit(with: error)
+    }
+  }
+}

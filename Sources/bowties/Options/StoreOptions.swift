@@ -1,0 +1,32 @@
+import ArgumentParser
+import BowTieKit
+import Foundation
+
+/// `--store`, shared by every command.
+struct StoreOptions: ParsableArguments {
+  @Option(
+    name: .long,
+    help: ArgumentHelp(
+      "The store file. Default: $BOWTIES_STORE, else $XDG_DATA_HOME/bowties/BowTies.sqlite.",
+      valueName: "path"))
+  var store: String?
+
+  /// Opens the store. A store that does not exist yet is created and filled by
+  /// `populate`, by default with the sample ties, as the app does on first launch.
+  func open(
+    populate: (BowTieStore) throws -> Void = { try $0.seed(SampleData.entries()) }
+  ) throws -> BowTieStore {
+    let url = try StoreLocation.resolve(explicitPath: store)
+    let (store, created) = try BowTieStore.open(at: url, ifMissing: populate)
+    if created {
+      Terminal.note("created the store \(url.path) with \(try store.count()) ties")
+    }
+    return store
+  }
+}
+
+/// `--json`, for commands that print ties.
+struct OutputOptions: ParsableArguments {
+  @Flag(name: .long, help: "Print JSON for scripts instead of text for people.")
+  var json = false
+}

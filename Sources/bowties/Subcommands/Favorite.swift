@@ -1,0 +1,45 @@
+import ArgumentParser
+import BowTieKit
+
+extension Bowties {
+  struct Favorite: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Mark a tie as a favorite (or clear the mark with --off, flip it with --toggle).")
+
+    enum Change: String, EnumerableFlag {
+      case on, off, toggle
+
+      static func help(for value: Change) -> ArgumentHelp? {
+        switch value {
+        case .on: "Mark the tie as a favorite (the default)."
+        case .off: "Clear the mark."
+        case .toggle: "Flip the mark."
+        }
+      }
+    }
+
+    @Argument(help: "A search key (R), a name or unique prefix, or an id.")
+    var tie: String
+
+    @Flag(exclusivity: .exclusive) var change: Change = .on
+
+    @OptionGroup var storeOptions: StoreOptions
+    @OptionGroup var output: OutputOptions
+
+    func run() throws {
+      let store = try storeOptions.open()
+      let updated = try store.favorite(tie, change.favoriteChange)
+      try TieOutput(json: output.json).printDetails(updated, store: store)
+    }
+  }
+}
+
+extension Bowties.Favorite.Change {
+  var favoriteChange: FavoriteChange {
+    switch self {
+    case .on: .set
+    case .off: .clear
+    case .toggle: .toggle
+    }
+  }
+}

@@ -1,0 +1,59 @@
+import ArgumentParser
+import BowTieKit
+
+extension Bowties {
+  struct Rate: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Rate a tie from 0 to 5 (4.5, with a dot). Without a value, asks on a terminal.")
+
+    @Argument(help: "A search key (R), a name or unique prefix, or an id.")
+    var tie: String
+
+    // Taken as unrecognized input so that "-1" reaches the rating check and gets a
+    // clear refusal instead of being mistaken for an option.
+    @Argument(
+      parsing: .allUnrecognized,
+      help: ArgumentHelp("The rating: a number from 0 to 5, such as 4 or 4.5.", valueName: "value"))
+    var values: [String] = []
+
+    private var value: String? { values.first }
+
+    @OptionGroup var storeOptions: StoreOptions
+    @OptionGroup var output: OutputOptions
+
+    func validate() throws {
+      if values.count > 1 {
+        throw ValidationError("Unexpected argument '\(values[1])': give one rating")
+      }
+      if let value {
+        _ = try ExitStatus.validating { () throws(BowTieError) in try BowTie.parseRating(value) }
+      } else if !Terminal.standardInputIsTerminal {
+        throw ValidationError("Missing expected argument '<value>': a rating from 0 to 5 "
+          + "(bowties only asks for one on a terminal)")
+      }
+    }
+
+    func run() throws {
+      let store = try storeOptions.open()
+      let rating = try value.map(BowTie.parseRating) ?? askForRating(store: store)
+      try TieOutput(json: output.json).printDetails(try store.rate(tie, rating: rating), store: store)
+    }
+
+    /// Asks until the answer is a valid rating, as the app re-presents its alert.
+    private func askForRating(store: BowTieStore) throws -> Double {
+      let current = try store.tie(matching: tie)
+      let question = "Rating for \(current.name) (0 to 5, now \(BowTie.formatRating(current.rating))): "
+      while true {
+        guard let answer = Terminal.ask(question) else {
+          Terminal.writeError("\n")
+          throw BowTieError.usage("no rating given; \(current.name) is unchanged")
+        }
+        do {
+          return try BowTie.parseRating(answer)
+        } catch {
+          Terminal.error(error.localizedDescription)
+        }
+      }
+    }
+  }
+}

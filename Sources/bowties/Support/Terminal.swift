@@ -1,0 +1,58 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// What the process is connected to, and the conventions that follow from it: data on
+/// stdout, messages on stderr, color only for a terminal that wants it, prompts only
+/// when a person can answer.
+enum Terminal {
+  static var standardInputIsTerminal: Bool { isatty(STDIN_FILENO) == 1 }
+  static var standardOutputIsTerminal: Bool { isatty(STDOUT_FILENO) == 1 }
+
+  /// Color on stdout: a terminal, `NO_COLOR` unset or empty, and not `TERM=dumb`.
+  static var usesColor: Bool {
+    let environment = ProcessInfo.processInfo.environment
+    if let noColor = environment["NO_COLOR"], !noColor.isEmpty { return false }
+    if environment["TERM"] == "dumb" { return false }
+    return standardOutputIsTerminal
+  }
+
+  /// The user's locale from `LC_ALL`, `LC_TIME` or `LANG`, as POSIX tools choose it.
+  /// Foundation on Linux reports `en_001` whatever these say, so we read them ourselves;
+  /// `C`, `POSIX` or nothing mean the POSIX locale ("Oct 14, 2026").
+  static var locale: Locale {
+    let environment = ProcessInfo.processInfo.environment
+    let setting = ["LC_ALL", "LC_TIME", "LANG"].lazy.compactMap { environment[$0] }
+      .first { !$0.isEmpty }
+    // "de_DE.UTF-8@euro" → "de_DE"
+    let identifier = setting?.split(separator: ".").first?.split(separator: "@").first
+      .map(String.init)
+    guard let identifier, identifier != "C", identifier != "POSIX" else {
+      return Locale(identifier: "en_US_POSIX")
+    }
+    return Locale(identifier: identifier)
+  }
+
+  static func error(_ message: String) { writeError("bowties: \(message)\n") }
+  static func warning(_ message: String) { writeError("bowties: warning: \(message)\n") }
+  static func note(_ message: String) { writeError("bowties: \(message)\n") }
+
+  static func writeError(_ text: String) {
+    FileHandle.standardError.write(Data(text.utf8))
+  }
+
+  /// Asks on stderr and reads one line from stdin; nil at end of input.
+  static func ask(_ question: String) -> String? {
+    writeError(question)
+    return readLine(strippingNewline: true)
+  }
+
+  /// A truecolor swatch, two cells wide.
+  static func swatch(red: UInt8, green: UInt8, blue: UInt8) -> String {
+    "\u{1B}[48;2;\(red);\(green);\(blue)m  \u{1B}[0m"
+  }
+
+  static func bold(_ text: String) -> String { "\u{1B}[1m\(text)\u{1B}[0m" }
+}

@@ -1,0 +1,88 @@
+import BowTieKit
+import Foundation
+
+/// Prints ties: JSON for scripts, aligned text for people, and warnings about a tie's
+/// unreadable color or missing photo on stderr.
+struct TieOutput {
+  var json: Bool
+  var color = Terminal.usesColor
+
+  private static let dateFormatter: DateFormatter = {
+    let formatter = DateFormatter()
+    formatter.dateStyle = .medium
+    formatter.timeStyle = .none
+    formatter.locale = Terminal.locale
+    return formatter
+  }()
+
+  /// One tie, in detail: `show`, `wear`, `rate`, `favorite`.
+  func printDetails(_ tie: BowTie, store: BowTieStore) throws {
+    warnAbout(tie, store: store)
+    if json {
+      try printJSON(TieJSON(tie))
+      return
+    }
+    let rows: [(String, String)] = [
+      ("Key", tie.searchKey),
+      ("Rating", "\(BowTie.formatRating(tie.rating))/5"),
+      ("Times worn", String(tie.timesWorn)),
+      ("Last worn", tie.lastWorn.map(Self.dateFormatter.string(from:)) ?? "never"),
+      ("Favorite", tie.isFavorite ? "yes" : "no"),
+      ("URL", tie.url?.absoluteString ?? "none"),
+      ("Color", colorText(tie)),
+      ("Photo", tie.photoByteCount.map { "\($0) bytes" } ?? "none"),
+    ]
+    var text = (color ? Terminal.bold(tie.name) : tie.name) + "\n"
+    for (label, value) in rows {
+      text += "  " + label.padding(toLength: 12, withPad: " ", startingAt: 0) + value + "\n"
+    }
+    print(text, terminator: "")
+  }
+
+  /// Many ties, one line each for people: `list`.
+  func printList(_ ties: [BowTie], store: BowTieStore) throws {
+    for tie in ties { warnAbout(tie, store: store) }
+    if json {
+      try printJSON(ties.map(TieJSON.init))
+      return
+    }
+    let keyWidth = ties.map(\.searchKey.count).max() ?? 1
+    let nameWidth = ties.map(\.name.count).max() ?? 1
+    for tie in ties {
+      let worn =
+        tie.timesWorn == 0
+        ? "never worn"
+        : "worn \(tie.timesWorn)×, last \(tie.lastWorn.map(Self.dateFormatter.string(from:)) ?? "?")"
+      let fields = [
+        tie.searchKey.padding(toLength: keyWidth, withPad: " ", startingAt: 0),
+        tie.name.padding(toLength: nameWidth, withPad: " ", startingAt: 0),
+        "\(BowTie.formatRating(tie.rating))/5".padding(toLength: 5, withPad: " ", startingAt: 0),
+        tie.isFavorite ? "★" : " ",
+        colorText(tie),
+        worn,
+      ]
+      print(fields.joined(separator: "  "))
+    }
+  }
+
+  private func colorText(_ tie: BowTie) -> String {
+    guard let tint = tie.tintColor else {
+      return tie.colorIssue == nil ? "none   " : "unreadable"
+    }
+    return color ? Terminal.swatch(red: tint.red, green: tint.green, blue: tint.blue) + " " + tint.hex : tint.hex
+  }
+
+  private func warnAbout(_ tie: BowTie, store: BowTieStore) {
+    if let issue = tie.colorIssue {
+      Terminal.warning("\(tie.name): its color cannot be read (\(issue)); shown as unreadable")
+    }
+    if let problem = store.photoProblem(of: tie) {
+      Terminal.warning(problem.localizedDescription)
+    }
+  }
+
+  private func printJSON(_ value: some Encodable) throws {
+    let data = try TieJSON.makeEncoder().encode(value)
+    FileHandle.standardOutput.write(data + Data("\n".utf8))
+  }
+}

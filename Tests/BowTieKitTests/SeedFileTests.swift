@@ -1,0 +1,207 @@
+import Foundation
+import Testing
+
+@testable import BowTieKit
+
+@Suite("Seed files")
+struct SeedFileTests {
+  private func parse(_ entries: Any, images: [String: Data] = [:]) throws -> [SeedEntry] {
+    let folder = TemporaryFolder()
+    let file = try folder.writePlist(entries, images: images)
+    return try SeedFile.parse(
+      Data(contentsOf: file), source: "ties.plist",
+      images: .folder(folder.url.appendingPathComponent("images")))
+  }
+
+  /// Parses, expecting a refusal, and returns its message.
+  private func refusal(_ entries: Any, images: [String: Data] = [:]) -> String {
+    do {
+      _ = try parse(entries, images: images)
+      return "accepted"
+    } catch {
+      return error.localizedDescription
+    }
+  }
+
+  @Test("the bundled sample data holds the seven rainbow ties with photos")
+  func sampleData() throws {
+    let entries = try SampleData.entries()
+    #expect(entries.map(\.tie.searchKey) == ["R", "O", "Y", "G", "B", "I", "V"])
+    #expect(entries.map(\.tie.name).allSatisfy { $0.hasSuffix(" Bow Tie") })
+    #expect(entries.allSatisfy { ($0.tie.photoData?.count ?? 0) > 0 && $0.hasExplicitID })
+    let pngSignature = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+    #expect(entries.allSatisfy { $0.tie.photoData?.prefix(8) == pngSignature })
+    #expect(entries[0].tie.tintColor?.hex == "#EF3024")
+  }
+
+  @Test("the checked-in SampleData.plist is what the binary embeds")
+  func embeddedMatchesFile() throws {
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .deletingLastPathComponent().deletingLastPathComponent()
+    let onDisk = try SeedFile.parse(
+      Data(contentsOf: root.appendingPathComponent("SampleData.plist")), source: "SampleData.plist",
+      images: .folder(root.appendingPathComponent("images")))
+    let embedded = try SampleData.entries()
+    #expect(onDisk.map(\.tie) == embedded.map(\.tie))
+  }
+
+  @Test("a plist written for the app seeds: integer ratings, binary format, no ids")
+  func appPlists() throws {
+    var entry = tieEntry("Red Bow Tie", key: "R", rating: 4)
+    entry["isFavorite"] = 1
+    let folder = TemporaryFolder()
+    let file = try folder.writePlist([entry], format: .binary)
+    let entries = try SeedFile.parse(
+      Data(contentsOf: file), source: "ties.plist", images: .folder(folder.url))
+    #expect(entries.first?.tie.rating == 4)
+    #expect(entries.first?.tie.isFavorite == true)
+    #expect(entries.first?.hasExplicitID == false)
+  }
+
+  /// A plist value of the wrong type, Sendable so it can be a test argument.
+  enum WrongValue: Sendable {
+    case integer(Int), boolean(Bool), string(String), real(Double), array([String])
+
+    var plistValue: Any {
+      switch self {
+      case .integer(let value): value
+      case .boolean(let value): value
+      case .string(let value): value
+      case .real(let value): value
+      case .array(let value): value
+      }
+    }
+  }
+
+  @Test(
+    "a wrong type for each key names the entry, the key and what was found",
+    arguments: [
+      ("name", WrongValue.integer(42), "name must be a string, found an integer (42)"),
+      ("searchKey", .boolean(true), "searchKey must be a string, found a boolean (true)"),
+      ("rating", .string("high"), "rating must be a number, found a string ('high')"),
+      ("tintColor", .string("red"), "tintColor must be a dictionary of red, green and blue"),
+      ("timesWorn", .string("3"), "timesWorn must be a whole number, found a string ('3')"),
+      ("lastWorn", .string("yesterday"), "lastWorn must be a date, found a string ('yesterday')"),
+      ("isFavorite", .string("yes"), "isFavorite must be a boolean, found a string ('yes')"),
+      ("url", .real(3.5), "url must be a string, found a number (3.5)"),
+      ("id", .integer(7), "id must be a string, found an integer (7)"),
+      ("imageName", .array(["a"]), "imageName must be a string, found an array"),
+    ])
+  func wrongTypes(key: String, value: WrongValue, message: String) {
+    var bad = tieEntry("Green Bow Tie", key: "G")
+    bad[key] = value.plistValue
+    let entries = [
+      tieEntry("Red Bow Tie", key: "R"), tieEntry("Blue", key: "B"), tieEntry("Y", key: "Y"), bad,
+    ]
+    let text = refusal(entries)
+    let label = key == "name" ? "entry 3:" : "entry 3 (Green Bow Tie):"
+    #expect(text.hasPrefix(label), "\(text)")
+    #expect(text.contains(message), "\(text)")
+  }
+
+  @Test("missing keys", arguments: ["name", "searchKey", "rating", "tintColor"])
+  func missingKeys(key: String) {
+    var entry = tieEntry("Red Bow Tie", key: "R")
+    entry[key] = nil
+    #expect(refusal([entry]).contains("\(key) is missing"))
+  }
+
+  @Test("out-of-range values")
+  func ranges() {
+    #expect(refusal([tieEntry("Green Bow Tie", key: "G", rating: 7.5)])
+      == "entry 0 (Green Bow Tie): rating 7.5 is outside 0…5")
+    #expect(refusal([tieEntry("G", key: "G", rating: Double.nan)]).contains("rating nan is not a number"))
+    #expect(refusal([tieEntry("G", key: "G", rating: -Double.infinity)]).contains("rating -inf"))
+    var negative = tieEntry("G", key: "G")
+    negative["timesWorn"] = -1
+    #expect(refusal([negative]).contains("timesWorn -1 is negative"))
+    var huge = tieEntry("G", key: "G")
+    huge["timesWorn"] = Int64(Int32.max) + 1
+    #expect(refusal([huge]).contains("timesWorn 2147483648 is above the largest count"))
+    var color = tieEntry("G", key: "G")
+    color["tintColor"] = ["red": 256, "green": 0, "blue": 0]
+    #expect(refusal([color]).contains("tintColor red 256 is outside 0–255"))
+    color["tintColor"] = ["red": 1, "green": 2]
+    #expect(refusal([color]).contains("tintColor is missing blue"))
+    color["tintColor"] = ["red": 1.5, "green": 2, "blue": 3]
+    #expect(refusal([color]).contains("red must be a whole number"))
+    var link = tieEntry("G", key: "G")
+    link["url"] = "not a url"
+    #expect(refusal([link]).contains("url 'not a url' is not an absolute URL"))
+    var id = tieEntry("G", key: "G")
+    id["id"] = "12345"
+    #expect(refusal([id]).contains("id '12345' is not a UUID"))
+    var extra = tieEntry("G", key: "G")
+    extra["ratng"] = 3
+    #expect(refusal([extra]).contains("ratng is not a known key"))
+  }
+
+  @Test("duplicate ids or search keys in one plist")
+  func duplicates() {
+    let id = UUID().uuidString
+    #expect(refusal([tieEntry("A", key: "A", id: id), tieEntry("B", key: "B", id: id)])
+      .contains("entry 1 (B): id \(id) repeats entry 0 (A)"))
+    #expect(refusal([tieEntry("A", key: "R"), tieEntry("B", key: "r")])
+      .contains("entry 1 (B): searchKey 'r' repeats entry 0 (A)"))
+  }
+
+  @Test(
+    "image names may not leave images/",
+    arguments: ["../secret.png", "/etc/passwd", "sub/dir.png", ".hidden", "..", "a\\b"])
+  func imageEscapes(name: String) {
+    #expect(refusal([tieEntry("A", key: "A", imageName: name)]).contains("must be a plain file name inside images/"))
+  }
+
+  @Test("a symbolic link out of images/ is refused; a missing image is an input error")
+  func imageLinks() throws {
+    let folder = TemporaryFolder()
+    let secret = folder.url.appendingPathComponent("secret.png")
+    try Data("secret".utf8).write(to: secret)
+    let file = try folder.writePlist([tieEntry("A", key: "A", imageName: "link.png")])
+    let images = folder.url.appendingPathComponent("images")
+    try FileManager.default.createSymbolicLink(
+      at: images.appendingPathComponent("link.png"), withDestinationURL: secret)
+    #expect(throws: BowTieError.self) {
+      try SeedFile.parse(Data(contentsOf: file), source: "x", images: .folder(images))
+    }
+    do {
+      _ = try SeedFile.parse(Data(contentsOf: file), source: "x", images: .folder(images))
+    } catch {
+      #expect(error.localizedDescription.contains("leads outside images/"))
+    }
+    let missing = try folder.writePlist([tieEntry("A", key: "A", imageName: "nope")], name: "m.plist")
+    #expect {
+      try SeedFile.parse(Data(contentsOf: missing), source: "x", images: .folder(images))
+    } throws: { error in
+      guard case BowTieError.seedImageUnreadable(0, "A", let path, _)? = error as? BowTieError
+      else { return false }
+      return path.hasSuffix("images/nope.png")
+    }
+  }
+
+  @Test("photos are found by imageName, with or without .png")
+  func imagesFound() throws {
+    let png = Data([0x89, 0x50, 0x4E, 0x47, 1, 2, 3])
+    let entries = try parse(
+      [tieEntry("A", key: "A", imageName: "red"), tieEntry("B", key: "B", imageName: "red.png")],
+      images: ["red.png": png])
+    #expect(entries.map(\.tie.photoData) == [png, png])
+  }
+
+  @Test("empty, non-plist and wrongly shaped files")
+  func wholeFileProblems() throws {
+    #expect(throws: BowTieError.invalidSeedFile(source: "x", reason: "the file is empty")) {
+      try SeedFile.parse(Data(), source: "x", images: .embedded([:]))
+    }
+    for garbage in [Data("hello, world".utf8), Data([0xFF, 0x00, 0x13]), Data("<plist><array><dict>".utf8)] {
+      do {
+        _ = try SeedFile.parse(garbage, source: "x", images: .embedded([:]))
+        Issue.record("accepted garbage")
+      } catch {
+        #expect(error.localizedDescription.hasPrefix("x: not a property list"), "\(error)")
+      }
+    }
+    #expect(refusal(["name": "A"]).contains("expected an array of tie dictionaries, found a dictionary"))
+    #expect(refusal(["just a string"]) == "entry 0: is a string ('just a string'), not a dictionary")
+  }
+}

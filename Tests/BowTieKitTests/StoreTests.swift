@@ -1,0 +1,288 @@
+import Foundation
+import GRDB
+import Testing
+
+@testable import BowTieKit
+
+@Suite("Store")
+struct StoreTests {
+  private func entries(_ dictionaries: [[String: Any]], images: [String: Data] = [:]) throws
+    -> [SeedEntry]
+  {
+    let folder = TemporaryFolder()
+    let file = try folder.writePlist(dictionaries, images: images)
+    return try SeedFile.parse(
+      Data(contentsOf: file), source: "ties.plist",
+      images: .folder(folder.url.appendingPathComponent("images")))
+  }
+
+  @Test("a new store is created with private modes and filled atomically")
+  func creation() throws {
+    let folder = TemporaryFolder()
+    let url = folder.url.appendingPathComponent("a/b/BowTies.sqlite")
+    ColorAttributeTransformer.register()
+    let (store, created) = try BowTieStore.open(at: url) { try $0.seed(SampleData.entries()) }
+    #expect(created)
+    #expect(try store.count() == 7)
+    let fileMode = try FileManager.default.attributesOfItem(atPath: url.path)[.posixPermissions] as? Int
+    let folderMode = try FileManager.default.attributesOfItem(
+      atPath: url.deletingLastPathComponent().path)[.posixPermissions] as? Int
+    let parentMode = try FileManager.default.attributesOfItem(
+      atPath: folder.url.appendingPathComponent("a").path)[.posixPermissions] as? Int
+    #expect(fileMode == 0o600 && folderMode == 0o700 && parentMode == 0o700)
+    let (_, createdAgain) = try BowTieStore.open(at: url) { _ in Issue.record("populated twice") }
+    #expect(!createdAgain)
+  }
+
+  @Test("a failed first fill leaves no store behind")
+  func failedCreation() throws {
+    let folder = TemporaryFolder()
+    ColorAttributeTransformer.register()
+    #expect(throws: BowTieError.self) {
+      try BowTieStore.open(at: folder.storeURL) { _ in throw BowTieError.invalidValue("boom") }
+    }
+    #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).isEmpty)
+  }
+
+  @Test("seeding is idempotent, and --replace overwrites")
+  func idempotentSeed() throws {
+    let store = try makeInMemoryStore()
+    let samples = try SampleData.entries()
+    #expect(try store.seed(samples) == SeedSummary(added: 7, replaced: 0, skipped: 0))
+    #expect(try store.seed(samples) == SeedSummary(added: 0, replaced: 0, skipped: 7))
+    try store.rate("R", rating: 1)
+    #expect(try store.seed(samples, replacing: true) == SeedSummary(added: 0, replaced: 7, skipped: 0))
+    #expect(try store.tie(matching: "R").rating == 4)
+    // Without ids, entries match by search key, whatever its case.
+    let byKey = try entries([tieEntry("Another Red", key: "r", rating: 2)])
+    #expect(try store.seed(byKey) == SeedSummary(added: 0, replaced: 0, skipped: 1))
+    #expect(try store.seed(byKey, replacing: true).replaced == 1)
+    let red = try store.tie(matching: "R")
+    #expect(red.name == "Another Red" && red.id == samples[0].tie.id)
+  }
+
+  @Test("a seed with one conflicting entry changes nothing")
+  func allOrNothing() throws {
+    let store = try makeInMemoryStore()
+    try store.seed(SampleData.entries())
+    let before = try store.allTies()
+    let batch = try entries([
+      tieEntry("Teal Bow Tie", key: "T"),
+      tieEntry("Rogue Red", key: "R", id: UUID().uuidString),
+    ])
+    #expect(throws: BowTieError.self) { try store.seed(batch) }
+    do {
+      try store.seed(batch)
+    } catch {
+      #expect(
+        error.localizedDescription
+          == "entry 1 (Rogue Red): searchKey 'R' is already used by Red Bow Tie")
+    }
+    #expect(try store.allTies() == before)
+  }
+
+  @Test("look-ups by key, id, name and unique prefix")
+  func lookUps() throws {
+    let store = try makeInMemoryStore()
+    try store.seed(SampleData.entries())
+    try store.seed(entries([tieEntry("Café Bow Tie", key: "CAFE1"), tieEntry("Café Noir", key: "CN")]))
+    #expect(try store.tie(matching: "r").name == "Red Bow Tie")
+    #expect(try store.tie(matching: "Red Bow Tie").searchKey == "R")
+    #expect(try store.tie(matching: "oran").searchKey == "O")
+    #expect(try store.tie(matching: "cafe b").name == "Café Bow Tie")
+    #expect(try store.tie(matching: "CAFÉ NOIR").searchKey == "CN")
+    let id = try store.tie(matching: "V").id
+    #expect(try store.tie(matching: id.uuidString.lowercased()).searchKey == "V")
+    #expect(throws: BowTieError.noSuchTie("Teal")) { try store.tie(matching: "Teal") }
+    #expect(throws: BowTieError.ambiguousTie("caf", candidates: ["Café Bow Tie (CAFE1)", "Café Noir (CN)"])) {
+      try store.tie(matching: "caf")
+    }
+  }
+
+  @Test("wear, rate and favorite change exactly what they say")
+  func writes() throws {
+    let store = try makeInMemoryStore()
+    try store.seed(SampleData.entries())
+    let date = Date(timeIntervalSince1970: 1_795_248_000)
+    let worn = try store.wear("I", on: date)
+    #expect(worn.timesWorn == 1 && worn.lastWorn == date)
+    #expect(try store.rate("I", rating: 4.5).rating == 4.5)
+    #expect(throws: BowTieError.self) { try store.rate("I", rating: 5.5) }
+    #expect(try store.tie(matching: "I").rating == 4.5)
+    #expect(try store.favorite("I", .set).isFavorite)
+    #expect(try store.favorite("I", .toggle).isFavorite == false)
+    #expect(try store.favorite("I", .toggle).isFavorite)
+    #expect(try store.favorite("I", .clear).isFavorite == false)
+  }
+
+  @Test("timesWorn stops at Int32.max with a validation error")
+  func wearOverflow() throws {
+    let store = try makeInMemoryStore()
+    var entry = tieEntry("Worn Out", key: "W")
+    entry["timesWorn"] = Int(Int32.max)
+    try store.seed(entries([entry]))
+    #expect(throws: BowTieError.self) { try store.wear("W") }
+    #expect(try store.tie(matching: "W").timesWorn == .max)
+  }
+
+  @Test("photos above 128 KiB go to a shared external file; smaller stay inline")
+  func externalStorage() throws {
+    let folder = TemporaryFolder()
+    let store = try folder.openStore()
+    let cutoff = PhotoStorage.externalThreshold
+    let atCutoff = photoBytes(count: cutoff, seed: 1)
+    let large = photoBytes(count: cutoff + 1, seed: 2)
+    try store.seed(
+      entries(
+        [
+          tieEntry("Inline", key: "IN", imageName: "inline.png"),
+          tieEntry("Large", key: "L1", imageName: "large.png"),
+          tieEntry("Large Twin", key: "L2", imageName: "large.png"),
+        ], images: ["inline.png": atCutoff, "large.png": large]))
+    #expect(folder.externalFiles().count == 1, "identical photos are stored once")
+    #expect(try store.tie(matching: "IN", loadingPhoto: true).photoData == atCutoff)
+    #expect(try store.tie(matching: "L1", loadingPhoto: true).photoData == large)
+    #expect(try store.tie(matching: "L2").photoByteCount == cutoff + 1)
+    let inlineCount = try DatabaseQueue(path: folder.storeURL.path).read { db in
+      try Int.fetchOne(db, sql: "SELECT count(*) FROM bowTie WHERE photoData IS NOT NULL")
+    }
+    #expect(inlineCount == 1)
+    #expect(!folder.externalFiles().contains { $0.hasPrefix(".tmp") })
+
+    // Replacing one twin's photo keeps the file for the other; replacing both removes it.
+    let other = photoBytes(count: cutoff + 10, seed: 3)
+    try store.seed(
+      entries([tieEntry("Large", key: "L1", imageName: "o.png")], images: ["o.png": other]),
+      replacing: true)
+    #expect(folder.externalFiles().count == 2)
+    try store.seed(
+      entries([tieEntry("Large Twin", key: "L2", imageName: "o.png")], images: ["o.png": other]),
+      replacing: true)
+    #expect(folder.externalFiles().count == 1)
+    #expect(try store.tie(matching: "L2", loadingPhoto: true).photoData == other)
+  }
+
+  @Test("a failed seed removes the photo files it wrote")
+  func photoRollback() throws {
+    let folder = TemporaryFolder()
+    let store = try folder.openStore()
+    try store.seed(entries([tieEntry("Red", key: "R")]))
+    let batch = try entries(
+      [tieEntry("Big", key: "BIG", imageName: "big.png"), tieEntry("Clash", key: "R", id: UUID().uuidString)],
+      images: ["big.png": photoBytes(count: 200_000, seed: 9)])
+    #expect(throws: BowTieError.self) { try store.seed(batch) }
+    #expect(folder.externalFiles().isEmpty)
+    #expect(try store.count() == 1)
+  }
+
+  @Test("a missing or altered external photo is a clear error for that tie")
+  func missingPhotoFile() throws {
+    let folder = TemporaryFolder()
+    let store = try folder.openStore()
+    try store.seed(
+      entries(
+        [tieEntry("Big", key: "BIG", imageName: "big.png")],
+        images: ["big.png": photoBytes(count: 200_000, seed: 4)]))
+    let file = folder.externalDataFolder.appendingPathComponent(try #require(folder.externalFiles().first))
+    try photoBytes(count: 200_000, seed: 5).write(to: file)
+    let tie = try store.tie(matching: "BIG")
+    #expect(throws: BowTieError.self) { try store.photoData(of: tie) }
+    try FileManager.default.removeItem(at: file)
+    #expect(store.photoProblem(of: tie)?.localizedDescription.hasSuffix("is missing") == true)
+    #expect {
+      try store.tie(matching: "BIG", loadingPhoto: true)
+    } throws: { error in
+      guard case BowTieError.photoUnavailable("Big", _, "is missing")? = error as? BowTieError else {
+        return false
+      }
+      return true
+    }
+    // The rest of the tie still reads.
+    #expect(try store.allTies().first?.name == "Big")
+  }
+
+  @Test("a store from a newer schema is refused and left as it is")
+  func newerSchema() throws {
+    let folder = TemporaryFolder()
+    _ = try folder.openStore()
+    try DatabaseQueue(path: folder.storeURL.path).write { db in
+      try db.execute(sql: "INSERT INTO grdb_migrations VALUES ('v99: from the future')")
+    }
+    #expect(
+      throws: BowTieError.storeFromNewerVersion(
+        path: folder.storeURL.path, unknownMigrations: ["v99: from the future"])
+    ) {
+      try folder.openStore()
+    }
+    let count = try DatabaseQueue(path: folder.storeURL.path).read { db in
+      try Int.fetchOne(db, sql: "SELECT count(*) FROM grdb_migrations")
+    }
+    #expect(count == 2)
+  }
+
+  @Test("damaged stores are reported, not crashed on")
+  func damagedStores() throws {
+    let folder = TemporaryFolder()
+    try photoBytes(count: 8192, seed: 6).write(to: folder.storeURL)
+    #expect {
+      try folder.openStore()
+    } throws: { error in
+      guard case BowTieError.storeUnreadable(_, let reason)? = error as? BowTieError else { return false }
+      return reason.contains("not a bowties store or it is damaged")
+    }
+    let directory = TemporaryFolder()
+    try FileManager.default.createDirectory(at: directory.storeURL, withIntermediateDirectories: true)
+    #expect(throws: BowTieError.storeUnreadable(path: directory.storeURL.path, reason: "it is a directory, not a store file")) {
+      try directory.openStore()
+    }
+  }
+
+  @Test("a corrupt row is a store error; an unreadable color is kept and flagged")
+  func corruptRows() throws {
+    let folder = TemporaryFolder()
+    let store = try folder.openStore()
+    try store.seed(SampleData.entries())
+    let raw = try DatabaseQueue(path: folder.storeURL.path)
+    try raw.write { db in
+      try db.execute(sql: "UPDATE bowTie SET tintColor = x'62706c6973743030ff' WHERE searchKey = 'O'")
+    }
+    let orange = try store.tie(matching: "O")
+    #expect(orange.tintColor == nil && orange.colorIssue != nil)
+    // Writing the tie keeps the stored archive rather than erasing it.
+    try store.wear("O")
+    let archive = try raw.read { db in
+      try Data.fetchOne(db, sql: "SELECT tintColor FROM bowTie WHERE searchKey = 'O'")
+    }
+    #expect(archive == Data([0x62, 0x70, 0x6c, 0x69, 0x73, 0x74, 0x30, 0x30, 0xff]))
+    try raw.write { db in
+      try db.execute(sql: "UPDATE bowTie SET id = 'not-a-uuid' WHERE searchKey = 'Y'")
+    }
+    #expect {
+      try store.allTies()
+    } throws: { error in
+      guard case BowTieError.storeUnreadable(let path, let reason)? = error as? BowTieError else {
+        return false
+      }
+      return path == folder.storeURL.path && reason.contains("'not-a-uuid' is not a UUID")
+    }
+  }
+
+  @Test("concurrent writers in one process lose nothing")
+  func concurrentWears() async throws {
+    let folder = TemporaryFolder()
+    _ = try folder.openStore()
+    let url = folder.storeURL
+    try await withThrowingTaskGroup(of: Void.self) { group in
+      for _ in 0..<4 {
+        group.addTask {
+          // Separate connections, as separate processes would have.
+          let store = try BowTieStore.open(at: url).store
+          if try store.count() == 0 { _ = try? store.seed(SampleData.entries()) }
+          for _ in 0..<10 { try store.wear("I") }
+        }
+      }
+      try await group.waitForAll()
+    }
+    #expect(try folder.openStore().tie(matching: "I").timesWorn == 40)
+  }
+}

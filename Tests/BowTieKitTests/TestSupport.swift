@@ -1,0 +1,80 @@
+import Foundation
+import GRDB
+
+@testable import BowTieKit
+
+/// A fresh temporary folder, removed when the value is released.
+final class TemporaryFolder: Sendable {
+  let url: URL
+
+  init() {
+    url = URL(fileURLWithPath: NSTemporaryDirectory())
+      .appendingPathComponent("bowties-tests-\(UUID().uuidString)", isDirectory: true)
+    try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+  }
+
+  deinit { try? FileManager.default.removeItem(at: url) }
+
+  var storeURL: URL { url.appendingPathComponent("BowTies.sqlite") }
+
+  /// Opens (creating, empty) a store in this folder.
+  func openStore() throws -> BowTieStore {
+    ColorAttributeTransformer.register()
+    return try BowTieStore.open(at: storeURL).store
+  }
+
+  /// Writes a plist built from Swift values, and an `images/` folder beside it.
+  @discardableResult
+  func writePlist(
+    _ entries: Any, name: String = "ties.plist", format: PropertyListSerialization.PropertyListFormat = .xml,
+    images: [String: Data] = [:]
+  ) throws -> URL {
+    let file = url.appendingPathComponent(name)
+    try PropertyListSerialization.data(fromPropertyList: entries, format: format, options: 0)
+      .write(to: file)
+    let folder = url.appendingPathComponent("images", isDirectory: true)
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    for (imageName, data) in images {
+      try data.write(to: folder.appendingPathComponent(imageName))
+    }
+    return file
+  }
+
+  var externalDataFolder: URL { StoreLocation.externalDataDirectory(forStoreAt: storeURL) }
+
+  func externalFiles() -> [String] {
+    ((try? FileManager.default.contentsOfDirectory(atPath: externalDataFolder.path)) ?? []).sorted()
+  }
+}
+
+/// An in-memory store, as GRDB's demo app tests run: nothing touches the disk.
+func makeInMemoryStore() throws -> BowTieStore {
+  ColorAttributeTransformer.register()
+  return try BowTieStore(DatabaseQueue(), externalDataDirectory: nil)
+}
+
+/// A seed dictionary for one tie, with every key the format has.
+func tieEntry(
+  _ name: String, key: String, rating: Any = 3.0, id: String? = nil, imageName: String? = nil
+) -> [String: Any] {
+  var entry: [String: Any] = [
+    "name": name, "searchKey": key, "rating": rating,
+    "tintColor": ["red": 10, "green": 20, "blue": 30],
+    "timesWorn": 2, "isFavorite": false, "url": "https://example.com/\(key)",
+    "lastWorn": Date(timeIntervalSince1970: 1_700_000_000),
+  ]
+  if let id { entry["id"] = id }
+  if let imageName { entry["imageName"] = imageName }
+  return entry
+}
+
+/// Deterministic bytes that do not compress or repeat: stand-ins for photos.
+func photoBytes(count: Int, seed: UInt64) -> Data {
+  var state = seed
+  var data = Data(capacity: count)
+  for _ in 0..<count {
+    state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+    data.append(UInt8(truncatingIfNeeded: state >> 33))
+  }
+  return data
+}

@@ -1,0 +1,107 @@
+import Foundation
+
+/// Runs the `bowties` binary as a user would. By default the debug build beside the
+/// test bundle; `BOWTIES_BINARY` points the same tests at the build that ships.
+struct Bowtie: Sendable {
+  struct Result: Sendable {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+  }
+
+  static let binary: URL = {
+    if let path = ProcessInfo.processInfo.environment["BOWTIES_BINARY"], !path.isEmpty {
+      return URL(fileURLWithPath: path)
+    }
+    return URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+      .appendingPathComponent("bowties")
+  }()
+
+  let folder: URL
+  var store: String { folder.appendingPathComponent("BowTies.sqlite").path }
+
+  init() {
+    folder = URL(fileURLWithPath: NSTemporaryDirectory())
+      .appendingPathComponent("bowties-e2e-\(UUID().uuidString)", isDirectory: true)
+    try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+  }
+
+  func remove() { try? FileManager.default.removeItem(at: folder) }
+
+  /// Runs `bowties ARGS --store STORE` with a clean environment (no color, C locale).
+  @discardableResult
+  func callAsFunction(
+    _ arguments: String..., stdin: Data? = nil, environment: [String: String] = [:],
+    withStore: Bool = true, executable: URL = Bowtie.binary
+  ) throws -> Result {
+    try run(
+      executable.path, arguments + (withStore ? ["--store", store] : []), stdin: stdin,
+      environment: environment)
+  }
+
+  /// Runs any program in the test's folder and collects its output.
+  func run(
+    _ program: String, _ arguments: [String], stdin: Data? = nil,
+    environment: [String: String] = [:]
+  ) throws -> Result {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: program)
+    process.arguments = arguments
+    process.currentDirectoryURL = folder
+    var env = [
+      "PATH": "/usr/bin:/bin", "HOME": folder.path, "LANG": "C", "TZ": "UTC",
+      "BOWTIES_BUSY_TIMEOUT": "20",
+    ]
+    env.merge(environment) { $1 }
+    process.environment = env
+    let output = Pipe()
+    let errors = Pipe()
+    let input = Pipe()
+    process.standardOutput = output
+    process.standardError = errors
+    process.standardInput = stdin == nil ? FileHandle.nullDevice : input
+    try process.run()
+    if let stdin {
+      input.fileHandleForWriting.write(stdin)
+      try input.fileHandleForWriting.close()
+    }
+    // Read both pipes before waiting, so a chatty child never blocks on a full pipe.
+    let errorData = ErrorCollector(errors.fileHandleForReading)
+    let outputData = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return Result(
+      status: process.terminationStatus, stdout: String(decoding: outputData, as: UTF8.self),
+      stderr: String(decoding: errorData.wait(), as: UTF8.self))
+  }
+
+  /// Runs sqlite3 on the test's store.
+  @discardableResult
+  func sqlite(_ sql: String) throws -> String {
+    try run("/usr/bin/sqlite3", [store, sql]).stdout
+  }
+
+  /// Parses `list --json`.
+  func listJSON() throws -> [[String: Any]] {
+    let result = try self("list", "--json")
+    let value = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8))
+    return value as? [[String: Any]] ?? []
+  }
+}
+
+/// Drains a pipe on another thread.
+final class ErrorCollector: @unchecked Sendable {
+  private var data = Data()
+  private let done = DispatchSemaphore(value: 0)
+
+  init(_ handle: FileHandle) {
+    Thread.detachNewThread { [self] in
+      data = handle.readDataToEndOfFile()
+      done.signal()
+    }
+  }
+
+  func wait() -> Data {
+    done.wait()
+    return data
+  }
+}

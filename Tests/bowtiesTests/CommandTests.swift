@@ -1,0 +1,229 @@
+import Foundation
+import Testing
+
+/// Every command end to end, through the built binary, exit codes included.
+@Suite("Commands")
+struct CommandTests {
+  @Test("show on a new store creates it with the sample ties and says so on stderr")
+  func firstLaunch() throws {
+    let bowtie = Bowtie()
+    defer { bowtie.remove() }
+    let result = try bowtie("show", "R")
+    #expect(result.status == 0)
+    #expect(result.stderr == "bowties: created the store \(bowtie.store) with 7 ties\n")
+    #expect(
+      result.stdout == """
+        Red Bow Tie
+          Key         R
+          Rating      4/5
+          Times worn  10
+          Last worn   Oct 14, 2026
+          Favorite    yes
+          URL         https://en.wikipedia.org/wiki/Bow_tie
+          Color       #EF3024
+          Photo       \(try photoSize(bowtie, "R")) bytes
+
+        """)
+    #expect(!result.stdout.contains("\u{1B}"), "no color when stdout is not a terminal")
+    let mode = try FileManager.default.attributesOfItem(atPath: bowtie.store)[.posixPermissions]
+    #expect(mode as? Int == 0o600)
+    let second = try bowtie("show", "r")
+    #expect(second.status == 0 && second.stderr.isEmpty)
+  }
+
+  private func photoSize(_ bowtie: Bowtie, _ key: String) throws -> Int {
+    let json = try JSONSerialization.jsonObject(with: Data(try bowtie("show", key, "--json").stdout.utf8))
+    return (json as? [String: Any])?["photoBytes"] as? Int ?? -1
+  }
+
+  @Test("show --json has the plist's keys plus photoBytes")
+  func showJSON() throws {
+    let bowtie = Bowtie()
+    defer { bowtie.remove() }
+    let result = try bowtie("show", "green", "--json")
+    #expect(result.status == 0)
+    let object = try #require(
+      try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+    #expect(
+      Set(object.keys) == [
+        "id", "name", "searchKey", "rating", "timesWorn", "lastWorn", "isFavorite", "url",
+        "tintColor", "photoBytes",
+      ])
+    #expect(object["name"] as? String == "Green Bow Tie")
+    #expect(object["id"] as? String == "0B0771E5-0000-4000-8000-000000000004")
+    #expect(object["lastWorn"] as? String == "2026-11-01T18:45:00Z")
+    #expect(object["rating"] as? Double == 4.5)
+    #expect((object["tintColor"] as? [String: Int]) == ["red": 34, "green": 153, "blue": 84])
+    #expect((object["photoBytes"] as? Int ?? 0) > 1000)
+    let indigo = try bowtie("show", "I", "--json").stdout
+    #expect(indigo.contains("\"lastWorn\" : null"))
+  }
+
+  @Test("list prints R O Y G B I V, for people and as JSON")
+  func list() throws {
+    let bowtie = Bowtie()
+    defer { bowtie.remove() }
+    let text = try bowtie("list")
+    #expect(text.status == 0)
+    let lines = text.stdout.split(separator: "\n")
+    #expect(lines.count == 7)
+    #expect(lines.map { $0.prefix(1) } == ["R", "O", "Y", "G", "B", "I", "V"])
+    #expect(lines[0] == "R  Red Bow Tie     4/5    ★  #EF3024  worn 10×, last Oct 14, 2026")
+    #expect(lines[5].hasSuffix("never worn"))
+    let json = try bowtie.listJSON()
+    #expect(json.map { $0["searchKey"] as? String } == ["R", "O", "Y", "G", "B", "I", "V"])
+    let show = try JSONSerialization.jsonObject(with: Data(try bowtie("show", "V", "--json").stdout.utf8))
+    #expect(NSDictionary(dictionary: json[6]) == NSDictionary(dictionary: show as? [String: Any] ?? [:]))
+  }
+
+  @Test("wear counts one more wear, now or on --date")
+  func wear() throws {
+    let bowtie = Bowtie()
+    defer { bowtie.remove() }
+    let result = try bowtie("wear", "indigo", "--date", "2026-11-20T07:30:00Z", "--json")
+    #expect(result.status == 0)
+    #expect(result.stdout.contains("\"timesWorn\" : 1,"))
+    #expect(result.stdout.contains("\"lastWorn\" : \"2026-11-20T07:30:00Z\""))
+    let now = try bowtie("wear", "I")
+    #expect(now.status == 0 && now.stdout.contains("Times worn  2"))
+    let bad = try bowtie("wear", "I", "--date", "last tuesday")
+    #expect(bad.status == 65)
+    #expect(bad.stderr == "bowties: 'last tuesday' is not an ISO 8601 date (2026-11-21 or 2026-11-21T08:00:00Z)\n")
+    #expect(try bowtie.sqlite("SELECT timesWorn FROM bowTie WHERE searchKey = 'I'") == "2\n")
+  }
+
+  @Test(
+    "rate refuses anything but a dot decimal in 0…5 and leaves the rating alone",
+    arguments: ["7", "-1", "nan", "inf", "abc", "4,5", "", "5.5", "-0.5"])
+  func rateRefusals(value: String) throws {
+    let bowtie = Bowtie()
+    defer { bowtie.remove() }
+    try bowtie("show", "R")
+    let result = try bowtie("rate", "R", value)
+    #expect(result.status == 65, "\(result)")
+    #expect(result.stderr.hasPrefix("bowties: "))
+    #expect(result.stderr.split(separator: "\n").count == 1)
+    #expect(result.stdout.isEmpty)
+    #expect(try bowtie.sqlite("SELECT rating FROM bowTie WHERE searchKey = 'R'") == "4.0\n")
+  }
+
+  @Test("rate accepts a dot decimal whatever the locale")
+  func rate() throws {
+    let bowtie = Bowtie()
+    defer { bowtie.remove() }
+    let result = try bowtie("rate", "R", "4.5", environment: ["LANG": "de_DE.UTF-8"])
+    #expect(result.status == 0)
+    #expect(result.stdout.contains("Rating      4.5/5"))
+    #expect(result.stdout.contains("Last worn   14.10.2026"), "dates follow the locale")
+  }
+
+  @Test("rate without a value and without a terminal is a usage error")
+  func rateWithoutTerminal() throws {
+    let bowtie = Bowtie()
+    defer { bowtie.remove() }
+    let result = try bowtie("rate", "R")
+    #expect(result.status == 64)
+    #expect(result.stderr.contains("Missing expected argument '<value>'"))
+  }
+
+  @Test("rate without a value on a terminal asks, and asks again after a bad answer")
+  func ratePrompt() throws {
+    let bowtie = Bowtie()
+    defer { bowtie.remove() }
+    try bowtie("show", "R")
+    // script(1) gives the command a pseudo-terminal and types our answers into it.
+    let command = "'\(Bowtie.binary.path)' rate R --store '\(bowtie.store)'"
+    let result = try bowtie.run(
+      "/usr/bin/script", ["-qec", command, "/dev/null"], stdin: Data("4,5\n9\n3.5\n".utf8))
+    #expect(result.status == 0, "\(result)")
+    let prompts = result.stdout.components(separatedBy: "Rating for Red Bow Tie (0 to 5, now 4): ")
+    #expect(prompts.count == 4, "three prompts: \(result.stdout)")
+    #expect(result.stdout.contains("'4,5' is not a rating"))
+    #expect(result.stdout.contains("rating 9 is outside 0…5"))
+    #expect(try bowtie.sqlite("SELECT rating FROM bowTie WHERE searchKey = 'R'") == "3.5\n")
+  }
+
+  @Test("favorite sets, clears and toggles")
+  func favorite() throws {
+    let bowtie = Bowtie()
+    defer { bowtie.remove() }
+    #expect(try bowtie("favorite", "Y").stdout.contains("Favorite    yes"))
+    #expect(try bowtie("favorite", "Y", "--off").stdout.contains("Favorite    no"))
+    #expect(try bowtie("favorite", "Y", "--toggle").stdout.contains("Favorite    yes"))
+    #expect(try bowtie("favorite", "Y", "--toggle", "--json").stdout.contains("\"isFavorite\" : false"))
+    let both = try bowtie("favorite", "Y", "--off", "--toggle")
+    #expect(both.status == 64)
+  }
+
+  @Test("no such tie and ambiguous ties exit 1, listing the candidates")
+  func lookUpFailures() throws {
+    let bowtie = Bowtie()
+    defer { bowtie.remove() }
+    try bowtie("list")
+    let missing = try bowtie("show", "teal")
+    #expect(missing.status == 1 && missing.stderr == "bowties: no tie matches 'teal'\n")
+    let seedFile = bowtie.folder.appendingPathComponent("more.plist")
+    let plist = """
+      <?xml version="1.0" encoding="UTF-8"?>
+      <plist version="1.0"><array>
+      <dict><key>name</key><string>Café Bow Tie</string><key>searchKey</key><string>C1</string>
+      <key>rating</key><integer>3</integer><key>tintColor</key><dict><key>red</key><integer>1</integer>
+      <key>green</key><integer>2</integer><key>blue</key><integer>3</integer></dict></dict>
+      <dict><key>name</key><string>Café Noir</string><key>searchKey</key><string>C2</string>
+      <key>rating</key><real>2.5</real><key>tintColor</key><dict><key>red</key><integer>1</integer>
+      <key>green</key><integer>2</integer><key>blue</key><integer>3</integer></dict></dict>
+      </array></plist>
+      """
+    try Data(plist.utf8).write(to: seedFile)
+    try bowtie("list")
+    #expect(try bowtie("seed", seedFile.path).stdout == "added 2, replaced 0, skipped 0\n")
+    #expect(try bowtie("show", "cafe b").stdout.hasPrefix("Café Bow Tie\n"))
+    let ambiguous = try bowtie("show", "cafe")
+    #expect(ambiguous.status == 1)
+    #expect(ambiguous.stderr == "bowties: 'cafe' matches 2 ties: Café Bow Tie (C1), Café Noir (C2)\n")
+  }
+
+  @Test("help and unknown options follow the usage conventions")
+  func usage() throws {
+    let bowtie = Bowtie()
+    defer { bowtie.remove() }
+    let help = try bowtie("--help", withStore: false)
+    #expect(help.status == 0 && help.stdout.contains("Exit status: 0 success; 1 no such tie"))
+    let unknown = try bowtie("show", "R", "--colour")
+    #expect(unknown.status == 64 && unknown.stderr.contains("Unknown option '--colour'"))
+    let noCommand = try bowtie("frobnicate", withStore: false)
+    #expect(noCommand.status == 64)
+  }
+
+  @Test("the store is found from BOWTIES_STORE, then XDG_DATA_HOME, then HOME")
+  func storeLocation() throws {
+    let bowtie = Bowtie()
+    defer { bowtie.remove() }
+    let viaEnvironment = bowtie.folder.appendingPathComponent("env/ties.sqlite").path
+    #expect(try bowtie("show", "R", environment: ["BOWTIES_STORE": viaEnvironment], withStore: false).status == 0)
+    #expect(FileManager.default.fileExists(atPath: viaEnvironment))
+    let xdg = bowtie.folder.appendingPathComponent("xdg")
+    #expect(try bowtie("list", environment: ["XDG_DATA_HOME": xdg.path], withStore: false).status == 0)
+    #expect(FileManager.default.fileExists(atPath: xdg.appendingPathComponent("bowties/BowTies.sqlite").path))
+    let mode = try FileManager.default.attributesOfItem(atPath: xdg.appendingPathComponent("bowties").path)
+    #expect(mode[.posixPermissions] as? Int == 0o700)
+    #expect(try bowtie("list", withStore: false).status == 0)
+    let home = bowtie.folder.appendingPathComponent(".local/share/bowties/BowTies.sqlite")
+    #expect(FileManager.default.fileExists(atPath: home.path))
+  }
+
+  @Test("a lone copy of the binary still seeds the sample ties with their photos")
+  func selfContained() throws {
+    let bowtie = Bowtie()
+    defer { bowtie.remove() }
+    let lone = bowtie.folder.appendingPathComponent("elsewhere/bowties")
+    try FileManager.default.createDirectory(
+      at: lone.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try FileManager.default.copyItem(at: Bowtie.binary, to: lone)
+    let result = try bowtie("list", "--json", executable: lone)
+    #expect(result.status == 0)
+    let ties = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]]
+    #expect(ties?.count == 7)
+    #expect(ties?.allSatisfy { ($0["photoBytes"] as? Int ?? 0) > 1000 } == true)
+  }
+}

@@ -1,0 +1,121 @@
+import Foundation
+import Testing
+
+/// What a user meets when things go wrong: damaged stores, locked stores, many processes.
+@Suite("Failures")
+struct FailureTests {
+  @Test("fifty wear processes started at once add exactly fifty")
+  func concurrentWears() throws {
+    let bowtie = Bowtie()
+    defer { bowtie.remove() }
+    let processes = (0..<50).map { _ in
+      let process = Process()
+      process.executableURL = Bowtie.binary
+      process.arguments = ["wear", "I", "--store", bowtie.store]
+      process.environment = ["BOWTIES_BUSY_TIMEOUT": "60", "HOME": bowtie.folder.path]
+      process.standardOutput = FileHandle.nullDevice
+      process.standardError = FileHandle.nullDevice
+      return process
+    }
+    // The store does not exist yet: the processes also race to create it.
+    for process in processes { try process.run() }
+    for process in processes { process.waitUntilExit() }
+    #expect(processes.allSatisfy { $0.terminationStatus == 0 })
+    #expect(try bowtie.sqlite("SELECT timesWorn FROM bowTie WHERE searchKey = 'I'") == "50\n")
+    #expect(try bowtie.sqlite("SELECT count(*) FROM bowTie") == "7\n")
+  }
+
+  @Test("a store held by another writer past the timeout exits 75 and changes nothing")
+  func busy() throws {
+    let bowtie = Bowtie()
+    defer { bowtie.remove() }
+    try bowtie("show", "R")
+    let holder = Process()
+    holder.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+    holder.arguments = [bowtie.store]
+    let input = Pipe()
+    let output = Pipe()
+    holder.standardInput = input
+    holder.standardOutput = output
+    try holder.run()
+    input.fileHandleForWriting.write(Data("BEGIN IMMEDIATE;\nSELECT 'locked';\n".utf8))
+    _ = output.fileHandleForReading.availableData  // waits until the lock is held
+    let result = try bowtie("wear", "R", environment: ["BOWTIES_BUSY_TIMEOUT": "0.3"])
+    input.fileHandleForWriting.write(Data("ROLLBACK;\n.quit\n".utf8))
+    try input.fileHandleForWriting.close()
+    holder.waitUntilExit()
+    #expect(result.status == 75)
+    #expect(result.stderr.contains("is busy"))
+    #expect(try bowtie.sqlite("SELECT timesWorn FROM bowTie WHERE searchKey = 'R'") == "10\n")
+  }
+
+  @Test("a file of random bytes, a directory, a newer schema: exit 74, store untouched")
+  func unusableStores() throws {
+    let bowtie = Bowtie()
+    defer { bowtie.remove() }
+    var noise = Data(count: 4096)
+    for index in noise.indices { noise[index] = UInt8(truncatingIfNeeded: index * 7919 + 13) }
+    try noise.write(to: URL(fileURLWithPath: bowtie.store))
+    let random = try bowtie("list")
+    #expect(random.status == 74)
+    #expect(random.stderr.contains("not a bowties store or it is damaged"))
+    #expect(try Data(contentsOf: URL(fileURLWithPath: bowtie.store)) == noise)
+
+    let folder = Bowtie()
+    defer { folder.remove() }
+    try FileManager.default.createDirectory(atPath: folder.store, withIntermediateDirectories: true)
+    let directory = try folder("show", "R")
+    #expect(directory.status == 74 && directory.stderr.contains("it is a directory"))
+
+    let newer = Bowtie()
+    defer { newer.remove() }
+    try newer("list")
+    try newer.sqlite("INSERT INTO grdb_migrations VALUES ('v2: from tomorrow')")
+    let refused = try newer("wear", "R")
+    #expect(refused.status == 74)
+    #expect(refused.stderr.contains("written by a newer bowties"))
+    #expect(try newer.sqlite("SELECT timesWorn FROM bowTie WHERE searchKey = 'R'") == "10\n")
+  }
+
+  @Test("a read-only folder, or a file where a folder should be: exit 74, nothing created")
+  func unwritableLocations() throws {
+    let bowtie = Bowtie()
+    defer { bowtie.remove() }
+    chmod(bowtie.folder.path, 0o755)
+    let locked = bowtie.folder.appendingPathComponent("locked")
+    try FileManager.default.createDirectory(at: locked, withIntermediateDirectories: true)
+    chmod(locked.path, 0o555)
+    let store = locked.appendingPathComponent("s.sqlite").path
+    // Root writes anywhere, so as root the command runs as nobody.
+    let asUser = getuid() == 0 ? ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] : []
+    let command = asUser + [Bowtie.binary.path, "list", "--store", store]
+    let result = try bowtie.run(command[0], Array(command.dropFirst()))
+    #expect(result.status == 74, "\(result)")
+    #expect(result.stderr.hasPrefix("bowties: cannot write the store \(store): permission denied"))
+    #expect(!FileManager.default.fileExists(atPath: store))
+
+    let file = bowtie.folder.appendingPathComponent("plain-file")
+    try Data("x".utf8).write(to: file)
+    let underFile = try bowtie("list", "--store", file.appendingPathComponent("s.sqlite").path, withStore: false)
+    #expect(underFile.status == 74)
+    #expect(underFile.stderr.contains("not a directory"))
+  }
+
+  @Test("a hostile color archive shows, lists and exports, marked unreadable")
+  func hostileColor() throws {
+    let bowtie = Bowtie()
+    defer { bowtie.remove() }
+    try bowtie("list")
+    try bowtie.sqlite("UPDATE bowTie SET tintColor = randomblob(300) WHERE searchKey = 'O'")
+    let show = try bowtie("show", "O")
+    #expect(show.status == 0)
+    #expect(show.stdout.contains("Color       unreadable"))
+    #expect(show.stderr.hasPrefix("bowties: warning: Orange Bow Tie: its color cannot be read"))
+    let json = try bowtie("list", "--json")
+    #expect(json.status == 0)
+    let orange = try bowtie.listJSON()[1]
+    #expect(orange["tintColor"] is NSNull && orange["tintColorUnreadable"] as? Bool == true)
+    #expect(try bowtie("wear", "O").status == 0)
+    #expect(try bowtie.sqlite("SELECT length(tintColor) FROM bowTie WHERE searchKey = 'O'") == "300\n")
+  }
+}

@@ -1,0 +1,49 @@
+import ArgumentParser
+import Testing
+
+@testable import bowties
+
+/// Argument parsing alone, through `parseAsRoot`, as swift-argument-parser's docs advise.
+@Suite("Parsing")
+struct ParsingTests {
+  @Test("each subcommand parses its arguments")
+  func subcommands() throws {
+    let show = try #require(try Bowties.parseAsRoot(["show", "R", "--json"]) as? Bowties.Show)
+    #expect(show.tie == "R" && show.output.json)
+    let rate = try #require(try Bowties.parseAsRoot(["rate", "cafe", "4.5"]) as? Bowties.Rate)
+    #expect(rate.tie == "cafe" && rate.values == ["4.5"])
+    let favorite = try #require(
+      try Bowties.parseAsRoot(["favorite", "R", "--toggle"]) as? Bowties.Favorite)
+    #expect(favorite.change == .toggle)
+    let seed = try #require(
+      try Bowties.parseAsRoot(["seed", "-", "--replace", "--store", "/tmp/x"]) as? Bowties.Seed)
+    #expect(seed.plist == "-" && seed.replace && seed.storeOptions.store == "/tmp/x")
+    let wear = try #require(
+      try Bowties.parseAsRoot(["wear", "R", "--date", "2026-11-21"]) as? Bowties.Wear)
+    #expect(wear.date == "2026-11-21")
+  }
+
+  @Test("conflicting or unknown arguments are usage errors")
+  func usageErrors() {
+    #expect(throws: (any Error).self) { try Bowties.parseAsRoot(["favorite", "R", "--off", "--toggle"]) }
+    #expect(throws: (any Error).self) { try Bowties.parseAsRoot(["show"]) }
+    #expect(throws: (any Error).self) { try Bowties.parseAsRoot(["list", "extra"]) }
+    #expect(throws: (any Error).self) { try Bowties.parseAsRoot(["rate", "R", "1", "2"]) }
+  }
+
+  @Test("bad values are refused in validate(), with the invalid-data exit code")
+  func invalidValues() {
+    for arguments in [["rate", "R", "4,5"], ["rate", "R", "-1"], ["wear", "R", "--date", "soon"]] {
+      #expect {
+        try Bowties.parseAsRoot(arguments)
+      } throws: { error in
+        Bowties.exitCode(for: error) == ExitCode(65)
+      }
+    }
+    #expect {
+      try Bowties.parseAsRoot(["rate", "R", "1", "2"])
+    } throws: { error in
+      Bowties.exitCode(for: error) == ExitCode(64)
+    }
+  }
+}

@@ -1,0 +1,159 @@
+import Foundation
+import Testing
+
+@Suite("seed command")
+struct SeedCommandTests {
+  private static let greenEntry = """
+    <dict><key>name</key><string>Green Bow Tie</string><key>searchKey</key><string>G</string>
+    <key>rating</key><real>7.5</real><key>tintColor</key><dict><key>red</key><integer>1</integer>
+    <key>green</key><integer>2</integer><key>blue</key><integer>3</integer></dict></dict>
+    """
+
+  private func entry(_ name: String, _ key: String, extra: String = "") -> String {
+    """
+    <dict><key>name</key><string>\(name)</string><key>searchKey</key><string>\(key)</string>
+    <key>rating</key><integer>3</integer><key>tintColor</key><dict><key>red</key><integer>9</integer>
+    <key>green</key><integer>8</integer><key>blue</key><integer>7</integer></dict>\(extra)</dict>
+    """
+  }
+
+  private func plist(_ entries: [String]) -> Data {
+    Data(
+      """
+      <?xml version="1.0" encoding="UTF-8"?>
+      <plist version="1.0"><array>\(entries.joined())</array></plist>
+      """.utf8)
+  }
+
+  @Test("seed with no argument adds the samples once, then skips them; --replace overwrites")
+  func sampleSeeds() throws {
+    let bowtie = Bowtie()
+    defer { bowtie.remove() }
+    let first = try bowtie("seed")
+    #expect(first.status == 0 && first.stdout == "added 7, replaced 0, skipped 0\n")
+    #expect(try bowtie("seed").stdout == "added 0, replaced 0, skipped 7\n")
+    try bowtie("rate", "R", "1")
+    let replaced = try bowtie("seed", "--replace", "--json")
+    #expect(replaced.stdout.contains("\"replaced\" : 7"))
+    #expect(try bowtie.sqlite("SELECT rating FROM bowTie WHERE searchKey = 'R'") == "4.0\n")
+  }
+
+  @Test("seed PLIST on a new store seeds only that plist, photos from images/ beside it")
+  func customPlist() throws {
+    let bowtie = Bowtie()
+    defer { bowtie.remove() }
+    let folder = bowtie.folder.appendingPathComponent("mine")
+    try FileManager.default.createDirectory(
+      at: folder.appendingPathComponent("images"), withIntermediateDirectories: true)
+    let photo = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 1, 2, 3])
+    try photo.write(to: folder.appendingPathComponent("images/teal.png"))
+    try plist([entry("Teal Bow Tie", "T", extra: "<key>imageName</key><string>teal</string>")])
+      .write(to: folder.appendingPathComponent("ties.plist"))
+    let result = try bowtie("seed", "mine/ties.plist")
+    #expect(result.status == 0 && result.stdout == "added 1, replaced 0, skipped 0\n")
+    let ties = try bowtie.listJSON()
+    #expect(ties.count == 1 && ties.first?["photoBytes"] as? Int == photo.count)
+  }
+
+  @Test("seed - reads standard input; binary plists work too")
+  func standardInput() throws {
+    let bowtie = Bowtie()
+    defer { bowtie.remove() }
+    let xml = plist([entry("Teal Bow Tie", "T")])
+    let value = try PropertyListSerialization.propertyList(from: xml, format: nil)
+    let binary = try PropertyListSerialization.data(fromPropertyList: value, format: .binary, options: 0)
+    let result = try bowtie("seed", "-", stdin: binary)
+    #expect(result.status == 0 && result.stdout == "added 1, replaced 0, skipped 0\n", "\(result)")
+  }
+
+  @Test("a plist with one bad entry changes nothing and names it")
+  func allOrNothing() throws {
+    let bowtie = Bowtie()
+    defer { bowtie.remove() }
+    try bowtie("list")
+    let before = try bowtie("list", "--json").stdout
+    let file = bowtie.folder.appendingPathComponent("bad.plist")
+    try plist([entry("Teal", "T"), entry("Plum", "P"), entry("Sand", "S"), Self.greenEntry]).write(to: file)
+    let result = try bowtie("seed", file.path)
+    #expect(result.status == 65)
+    #expect(result.stderr == "bowties: entry 3 (Green Bow Tie): rating 7.5 is outside 0…5\n")
+    #expect(result.stdout.isEmpty)
+    #expect(try bowtie("list", "--json").stdout == before)
+  }
+
+  @Test("a bad plist on a new store creates no store")
+  func noStoreFromBadSeed() throws {
+    let bowtie = Bowtie()
+    defer { bowtie.remove() }
+    let file = bowtie.folder.appendingPathComponent("bad.plist")
+    try plist([Self.greenEntry]).write(to: file)
+    #expect(try bowtie("seed", file.path).status == 65)
+    #expect(!FileManager.default.fileExists(atPath: bowtie.store))
+  }
+
+  @Test("hostile and broken input files", arguments: [
+    ("empty.plist", Data(), 65, "empty.plist: the file is empty"),
+    ("text.plist", Data("name = red".utf8), 65, "text.plist: not a property list"),
+    ("dict.plist", Data("<plist><dict/></plist>".utf8), 65, "expected an array of tie dictionaries"),
+  ])
+  func brokenFiles(name: String, content: Data, status: Int32, message: String) throws {
+    let bowtie = Bowtie()
+    defer { bowtie.remove() }
+    try bowtie("list")
+    try content.write(to: bowtie.folder.appendingPathComponent(name))
+    let result = try bowtie("seed", name)
+    #expect(result.status == status)
+    #expect(result.stderr.contains(message), "\(result.stderr)")
+  }
+
+  @Test("a missing plist, a folder, or a missing image is an input error (66)")
+  func missingInputs() throws {
+    let bowtie = Bowtie()
+    defer { bowtie.remove() }
+    let missing = try bowtie("seed", "nowhere.plist")
+    #expect(missing.status == 66 && missing.stderr == "bowties: cannot read nowhere.plist: no such file\n")
+    #expect(try bowtie("seed", ".").status == 66)
+    try plist([entry("Teal", "T", extra: "<key>imageName</key><string>teal</string>")])
+      .write(to: bowtie.folder.appendingPathComponent("p.plist"))
+    let image = try bowtie("seed", "p.plist")
+    #expect(image.status == 66)
+    #expect(image.stderr.contains("entry 0 (Teal): imageName: cannot read"))
+    #expect(!FileManager.default.fileExists(atPath: bowtie.store))
+  }
+
+  @Test("imageName may not climb out of images/")
+  func traversal() throws {
+    let bowtie = Bowtie()
+    defer { bowtie.remove() }
+    try Data("secret".utf8).write(to: bowtie.folder.appendingPathComponent("secret.png"))
+    try plist([entry("Teal", "T", extra: "<key>imageName</key><string>../secret.png</string>")])
+      .write(to: bowtie.folder.appendingPathComponent("p.plist"))
+    let result = try bowtie("seed", "p.plist")
+    #expect(result.status == 65)
+    #expect(result.stderr == "bowties: entry 0 (Teal): imageName '../secret.png' must be a plain file name inside images/\n")
+  }
+
+  @Test("a photo above 128 KiB is stored beside the store, once")
+  func externalPhotos() throws {
+    let bowtie = Bowtie()
+    defer { bowtie.remove() }
+    let images = bowtie.folder.appendingPathComponent("images")
+    try FileManager.default.createDirectory(at: images, withIntermediateDirectories: true)
+    var big = Data(count: 200_000)
+    for index in big.indices { big[index] = UInt8(truncatingIfNeeded: index &* 2_654_435_761 >> 7) }
+    try big.write(to: images.appendingPathComponent("big.png"))
+    let image = "<key>imageName</key><string>big</string>"
+    try plist([entry("Big One", "B1", extra: image), entry("Big Two", "B2", extra: image)])
+      .write(to: bowtie.folder.appendingPathComponent("big.plist"))
+    #expect(try bowtie("seed", "big.plist").status == 0)
+    let external = bowtie.folder.appendingPathComponent(".BowTies_SUPPORT/_EXTERNAL_DATA")
+    let files = try FileManager.default.contentsOfDirectory(atPath: external.path)
+    #expect(files.count == 1)
+    #expect(try bowtie("show", "B1", "--json").stdout.contains("\"photoBytes\" : 200000"))
+    try FileManager.default.removeItem(at: external.appendingPathComponent(files[0]))
+    let shown = try bowtie("show", "B2")
+    #expect(shown.status == 0)
+    #expect(shown.stderr.contains("bowties: warning: Big Two: photo file"))
+    #expect(shown.stderr.contains("is missing"))
+  }
+}
