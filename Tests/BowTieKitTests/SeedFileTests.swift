@@ -108,9 +108,11 @@ struct SeedFileTests {
 
   @Test("out-of-range values")
   func ranges() {
-    #expect(refusal([tieEntry("Green Bow Tie", key: "G", rating: 7.5)])
-      == "entry 0 (Green Bow Tie): rating 7.5 is outside 0…5")
-    #expect(refusal([tieEntry("G", key: "G", rating: Double.nan)]).contains("rating nan is not a number"))
+    #expect(
+      refusal([tieEntry("Green Bow Tie", key: "G", rating: 7.5)])
+        == "entry 0 (Green Bow Tie): rating 7.5 is outside 0…5")
+    #expect(
+      refusal([tieEntry("G", key: "G", rating: Double.nan)]).contains("rating nan is not a number"))
     #expect(refusal([tieEntry("G", key: "G", rating: -Double.infinity)]).contains("rating -inf"))
     var negative = tieEntry("G", key: "G")
     negative["timesWorn"] = -1
@@ -139,17 +141,21 @@ struct SeedFileTests {
   @Test("duplicate ids or search keys in one plist")
   func duplicates() {
     let id = UUID().uuidString
-    #expect(refusal([tieEntry("A", key: "A", id: id), tieEntry("B", key: "B", id: id)])
-      .contains("entry 1 (B): id \(id) repeats entry 0 (A)"))
-    #expect(refusal([tieEntry("A", key: "R"), tieEntry("B", key: "r")])
-      .contains("entry 1 (B): searchKey 'r' repeats entry 0 (A)"))
+    #expect(
+      refusal([tieEntry("A", key: "A", id: id), tieEntry("B", key: "B", id: id)])
+        .contains("entry 1 (B): id \(id) repeats entry 0 (A)"))
+    #expect(
+      refusal([tieEntry("A", key: "R"), tieEntry("B", key: "r")])
+        .contains("entry 1 (B): searchKey 'r' repeats entry 0 (A)"))
   }
 
   @Test(
     "image names may not leave images/",
     arguments: ["../secret.png", "/etc/passwd", "sub/dir.png", ".hidden", "..", "a\\b"])
   func imageEscapes(name: String) {
-    #expect(refusal([tieEntry("A", key: "A", imageName: name)]).contains("must be a plain file name inside images/"))
+    #expect(
+      refusal([tieEntry("A", key: "A", imageName: name)]).contains(
+        "must be a plain file name inside images/"))
   }
 
   @Test("a symbolic link out of images/ is refused; a missing image is an input error")
@@ -169,7 +175,8 @@ struct SeedFileTests {
     } catch {
       #expect(error.localizedDescription.contains("leads outside images/"))
     }
-    let missing = try folder.writePlist([tieEntry("A", key: "A", imageName: "nope")], name: "m.plist")
+    let missing = try folder.writePlist(
+      [tieEntry("A", key: "A", imageName: "nope")], name: "m.plist")
     #expect {
       try SeedFile.parse(Data(contentsOf: missing), source: "x", images: .folder(images))
     } throws: { error in
@@ -193,7 +200,9 @@ struct SeedFileTests {
     #expect(throws: BowTieError.invalidSeedFile(source: "x", reason: "the file is empty")) {
       try SeedFile.parse(Data(), source: "x", images: .embedded([:]))
     }
-    for garbage in [Data("hello, world".utf8), Data([0xFF, 0x00, 0x13]), Data("<plist><array><dict>".utf8)] {
+    for garbage in [
+      Data("hello, world".utf8), Data([0xFF, 0x00, 0x13]), Data("<plist><array><dict>".utf8),
+    ] {
       do {
         _ = try SeedFile.parse(garbage, source: "x", images: .embedded([:]))
         Issue.record("accepted garbage")
@@ -201,7 +210,9 @@ struct SeedFileTests {
         #expect(error.localizedDescription.hasPrefix("x: not a property list"), "\(error)")
       }
     }
-    #expect(refusal(["name": "A"]).contains("expected an array of tie dictionaries, found a dictionary"))
-    #expect(refusal(["just a string"]) == "entry 0: is a string ('just a string'), not a dictionary")
+    #expect(
+      refusal(["name": "A"]).contains("expected an array of tie dictionaries, found a dictionary"))
+    #expect(
+      refusal(["just a string"]) == "entry 0: is a string ('just a string'), not a dictionary")
   }
 }

@@ -24,11 +24,14 @@ struct StoreTests {
     let (store, created) = try BowTieStore.open(at: url) { try $0.seed(SampleData.entries()) }
     #expect(created)
     #expect(try store.count() == 7)
-    let fileMode = try FileManager.default.attributesOfItem(atPath: url.path)[.posixPermissions] as? Int
-    let folderMode = try FileManager.default.attributesOfItem(
-      atPath: url.deletingLastPathComponent().path)[.posixPermissions] as? Int
-    let parentMode = try FileManager.default.attributesOfItem(
-      atPath: folder.url.appendingPathComponent("a").path)[.posixPermissions] as? Int
+    let fileMode =
+      try FileManager.default.attributesOfItem(atPath: url.path)[.posixPermissions] as? Int
+    let folderMode =
+      try FileManager.default.attributesOfItem(
+        atPath: url.deletingLastPathComponent().path)[.posixPermissions] as? Int
+    let parentMode =
+      try FileManager.default.attributesOfItem(
+        atPath: folder.url.appendingPathComponent("a").path)[.posixPermissions] as? Int
     #expect(fileMode == 0o600 && folderMode == 0o700 && parentMode == 0o700)
     let (_, createdAgain) = try BowTieStore.open(at: url) { _ in Issue.record("populated twice") }
     #expect(!createdAgain)
@@ -51,7 +54,8 @@ struct StoreTests {
     #expect(try store.seed(samples) == SeedSummary(added: 7, replaced: 0, skipped: 0))
     #expect(try store.seed(samples) == SeedSummary(added: 0, replaced: 0, skipped: 7))
     try store.rate("R", rating: 1)
-    #expect(try store.seed(samples, replacing: true) == SeedSummary(added: 0, replaced: 7, skipped: 0))
+    #expect(
+      try store.seed(samples, replacing: true) == SeedSummary(added: 0, replaced: 7, skipped: 0))
     #expect(try store.tie(matching: "R").rating == 4)
     // Without ids, entries match by search key, whatever its case.
     let byKey = try entries([tieEntry("Another Red", key: "r", rating: 2)])
@@ -85,7 +89,8 @@ struct StoreTests {
   func lookUps() throws {
     let store = try makeInMemoryStore()
     try store.seed(SampleData.entries())
-    try store.seed(entries([tieEntry("Café Bow Tie", key: "CAFE1"), tieEntry("Café Noir", key: "CN")]))
+    try store.seed(
+      entries([tieEntry("Café Bow Tie", key: "CAFE1"), tieEntry("Café Noir", key: "CN")]))
     #expect(try store.tie(matching: "r").name == "Red Bow Tie")
     #expect(try store.tie(matching: "Red Bow Tie").searchKey == "R")
     #expect(try store.tie(matching: "oran").searchKey == "O")
@@ -94,7 +99,10 @@ struct StoreTests {
     let id = try store.tie(matching: "V").id
     #expect(try store.tie(matching: id.uuidString.lowercased()).searchKey == "V")
     #expect(throws: BowTieError.noSuchTie("Teal")) { try store.tie(matching: "Teal") }
-    #expect(throws: BowTieError.ambiguousTie("caf", candidates: ["Café Bow Tie (CAFE1)", "Café Noir (CN)"])) {
+    #expect(
+      throws: BowTieError.ambiguousTie(
+        "caf", candidates: ["Café Bow Tie (CAFE1)", "Café Noir (CN)"])
+    ) {
       try store.tie(matching: "caf")
     }
   }
@@ -168,7 +176,10 @@ struct StoreTests {
     let store = try folder.openStore()
     try store.seed(entries([tieEntry("Red", key: "R")]))
     let batch = try entries(
-      [tieEntry("Big", key: "BIG", imageName: "big.png"), tieEntry("Clash", key: "R", id: UUID().uuidString)],
+      [
+        tieEntry("Big", key: "BIG", imageName: "big.png"),
+        tieEntry("Clash", key: "R", id: UUID().uuidString),
+      ],
       images: ["big.png": photoBytes(count: 200_000, seed: 9)])
     #expect(throws: BowTieError.self) { try store.seed(batch) }
     #expect(folder.externalFiles().isEmpty)
@@ -183,7 +194,8 @@ struct StoreTests {
       entries(
         [tieEntry("Big", key: "BIG", imageName: "big.png")],
         images: ["big.png": photoBytes(count: 200_000, seed: 4)]))
-    let file = folder.externalDataFolder.appendingPathComponent(try #require(folder.externalFiles().first))
+    let file = folder.externalDataFolder.appendingPathComponent(
+      try #require(folder.externalFiles().first))
     try photoBytes(count: 200_000, seed: 5).write(to: file)
     let tie = try store.tie(matching: "BIG")
     #expect(throws: BowTieError.self) { try store.photoData(of: tie) }
@@ -192,7 +204,8 @@ struct StoreTests {
     #expect {
       try store.tie(matching: "BIG", loadingPhoto: true)
     } throws: { error in
-      guard case BowTieError.photoUnavailable("Big", _, "is missing")? = error as? BowTieError else {
+      guard case BowTieError.photoUnavailable("Big", _, "is missing")? = error as? BowTieError
+      else {
         return false
       }
       return true
@@ -227,12 +240,18 @@ struct StoreTests {
     #expect {
       try folder.openStore()
     } throws: { error in
-      guard case BowTieError.storeUnreadable(_, let reason)? = error as? BowTieError else { return false }
+      guard case BowTieError.storeUnreadable(_, let reason)? = error as? BowTieError else {
+        return false
+      }
       return reason.contains("not a bowties store or it is damaged")
     }
     let directory = TemporaryFolder()
-    try FileManager.default.createDirectory(at: directory.storeURL, withIntermediateDirectories: true)
-    #expect(throws: BowTieError.storeUnreadable(path: directory.storeURL.path, reason: "it is a directory, not a store file")) {
+    try FileManager.default.createDirectory(
+      at: directory.storeURL, withIntermediateDirectories: true)
+    #expect(
+      throws: BowTieError.storeUnreadable(
+        path: directory.storeURL.path, reason: "it is a directory, not a store file")
+    ) {
       try directory.openStore()
     }
   }
@@ -244,7 +263,8 @@ struct StoreTests {
     try store.seed(SampleData.entries())
     let raw = try DatabaseQueue(path: folder.storeURL.path)
     try raw.write { db in
-      try db.execute(sql: "UPDATE bowTie SET tintColor = x'62706c6973743030ff' WHERE searchKey = 'O'")
+      try db.execute(
+        sql: "UPDATE bowTie SET tintColor = x'62706c6973743030ff' WHERE searchKey = 'O'")
     }
     let orange = try store.tie(matching: "O")
     #expect(orange.tintColor == nil && orange.colorIssue != nil)

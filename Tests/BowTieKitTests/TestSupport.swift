@@ -26,7 +26,8 @@ final class TemporaryFolder: Sendable {
   /// Writes a plist built from Swift values, and an `images/` folder beside it.
   @discardableResult
   func writePlist(
-    _ entries: Any, name: String = "ties.plist", format: PropertyListSerialization.PropertyListFormat = .xml,
+    _ entries: Any, name: String = "ties.plist",
+    format: PropertyListSerialization.PropertyListFormat = .xml,
     images: [String: Data] = [:]
   ) throws -> URL {
     let file = url.appendingPathComponent(name)

@@ -16,7 +16,8 @@ final class TransformerRegistrationTests: XCTestCase {
     ValueTransformer.setValueTransformer(nil, forName: ColorAttributeTransformer.name)
     XCTAssertThrowsError(try BowTieStore.open(at: folder.storeURL)) { error in
       XCTAssertEqual(error as? BowTieError, .transformerNotRegistered("ColorAttributeTransformer"))
-      XCTAssertTrue(error.localizedDescription.contains("'ColorAttributeTransformer' is not registered"))
+      XCTAssertTrue(
+        error.localizedDescription.contains("'ColorAttributeTransformer' is not registered"))
     }
     XCTAssertFalse(FileManager.default.fileExists(atPath: folder.storeURL.path))
     ColorAttributeTransformer.register()

@@ -53,14 +53,18 @@ struct ValidationTests {
     }
   }
 
-  @Test("typed ratings use a dot whatever the locale", arguments: ["0", "4", "4.5", "5", "5.0", "03.25"])
+  @Test(
+    "typed ratings use a dot whatever the locale",
+    arguments: ["0", "4", "4.5", "5", "5.0", "03.25"])
   func acceptedRatings(text: String) throws {
     #expect(try BowTie.parseRating(text) == Double(text))
   }
 
   @Test(
     "typed ratings outside 0…5 or not plain decimals are refused",
-    arguments: ["7", "-1", "nan", "inf", "abc", "4,5", "", " ", "1e0", "+4", "4.", ".5", "٤", "5.01"])
+    arguments: [
+      "7", "-1", "nan", "inf", "abc", "4,5", "", " ", "1e0", "+4", "4.", ".5", "٤", "5.01",
+    ])
   func refusedRatings(text: String) {
     #expect(throws: BowTieError.self) { try BowTie.parseRating(text) }
   }
@@ -71,20 +75,24 @@ struct ValidationTests {
     #expect(BowTie.canonicalize("ＲＥＤ") == "red")
   }
 
-  @Test("ISO 8601 dates people type", arguments: [
-    ("2026-11-21T08:00:00Z", 1_795_248_000.0),
-    ("2026-11-21T09:00:00+01:00", 1_795_248_000.0),
-    ("2026-11-21T08:00:00.500Z", 1_795_248_000.5),
-    ("2026-11-21 08:00:00Z", 1_795_248_000.0),
-  ])
+  @Test(
+    "ISO 8601 dates people type",
+    arguments: [
+      ("2026-11-21T08:00:00Z", 1_795_248_000.0),
+      ("2026-11-21T09:00:00+01:00", 1_795_248_000.0),
+      ("2026-11-21T08:00:00.500Z", 1_795_248_000.5),
+      ("2026-11-21 08:00:00Z", 1_795_248_000.0),
+    ])
   func isoDates(text: String, seconds: Double) {
     #expect(ISO8601.parse(text)?.timeIntervalSince1970 == seconds)
   }
 
-  @Test("malformed dates are refused", arguments: [
-    "2026-13-01", "2026-02-30", "2026-11-21T25:00:00Z", "21/11/2026", "2026-11-21T08:00:00Q",
-    "", "yesterday", "2026-11-21T08",
-  ])
+  @Test(
+    "malformed dates are refused",
+    arguments: [
+      "2026-13-01", "2026-02-30", "2026-11-21T25:00:00Z", "21/11/2026", "2026-11-21T08:00:00Q",
+      "", "yesterday", "2026-11-21T08",
+    ])
   func badDates(text: String) {
     #expect(ISO8601.parse(text) == nil)
   }

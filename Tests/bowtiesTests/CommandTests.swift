@@ -32,7 +32,8 @@ struct CommandTests {
   }
 
   private func photoSize(_ bowtie: Bowtie, _ key: String) throws -> Int {
-    let json = try JSONSerialization.jsonObject(with: Data(try bowtie("show", key, "--json").stdout.utf8))
+    let json = try JSONSerialization.jsonObject(
+      with: Data(try bowtie("show", key, "--json").stdout.utf8))
     return (json as? [String: Any])?["photoBytes"] as? Int ?? -1
   }
 
@@ -72,8 +73,10 @@ struct CommandTests {
     #expect(lines[5].hasSuffix("never worn"))
     let json = try bowtie.listJSON()
     #expect(json.map { $0["searchKey"] as? String } == ["R", "O", "Y", "G", "B", "I", "V"])
-    let show = try JSONSerialization.jsonObject(with: Data(try bowtie("show", "V", "--json").stdout.utf8))
-    #expect(NSDictionary(dictionary: json[6]) == NSDictionary(dictionary: show as? [String: Any] ?? [:]))
+    let show = try JSONSerialization.jsonObject(
+      with: Data(try bowtie("show", "V", "--json").stdout.utf8))
+    #expect(
+      NSDictionary(dictionary: json[6]) == NSDictionary(dictionary: show as? [String: Any] ?? [:]))
   }
 
   @Test("wear counts one more wear, now or on --date")
@@ -88,7 +91,9 @@ struct CommandTests {
     #expect(now.status == 0 && now.stdout.contains("Times worn  2"))
     let bad = try bowtie("wear", "I", "--date", "last tuesday")
     #expect(bad.status == 65)
-    #expect(bad.stderr == "bowties: 'last tuesday' is not an ISO 8601 date (2026-11-21 or 2026-11-21T08:00:00Z)\n")
+    #expect(
+      bad.stderr
+        == "bowties: 'last tuesday' is not an ISO 8601 date (2026-11-21 or 2026-11-21T08:00:00Z)\n")
     #expect(try bowtie.sqlite("SELECT timesWorn FROM bowTie WHERE searchKey = 'I'") == "2\n")
   }
 
@@ -143,6 +148,23 @@ struct CommandTests {
     #expect(try bowtie.sqlite("SELECT rating FROM bowTie WHERE searchKey = 'R'") == "3.5\n")
   }
 
+  @Test("on a terminal the color is a truecolor swatch, unless NO_COLOR or TERM=dumb")
+  func terminalColor() throws {
+    let bowtie = Bowtie()
+    defer { bowtie.remove() }
+    try bowtie("list")
+    let command = "'\(Bowtie.binary.path)' show R --store '\(bowtie.store)'"
+    let onTerminal = try bowtie.run("/usr/bin/script", ["-qec", command, "/dev/null"])
+    #expect(onTerminal.stdout.contains("\u{1B}[48;2;239;48;36m  \u{1B}[0m #EF3024"))
+    for environment in [["NO_COLOR": "1"], ["TERM": "dumb"]] {
+      let plain = try bowtie.run(
+        "/usr/bin/script", ["-qec", command, "/dev/null"], environment: environment)
+      #expect(plain.status == 0)
+      #expect(plain.stdout.contains("Color       #EF3024"))
+      #expect(!plain.stdout.contains("\u{1B}["), "\(environment)")
+    }
+  }
+
   @Test("favorite sets, clears and toggles")
   func favorite() throws {
     let bowtie = Bowtie()
@@ -150,7 +172,8 @@ struct CommandTests {
     #expect(try bowtie("favorite", "Y").stdout.contains("Favorite    yes"))
     #expect(try bowtie("favorite", "Y", "--off").stdout.contains("Favorite    no"))
     #expect(try bowtie("favorite", "Y", "--toggle").stdout.contains("Favorite    yes"))
-    #expect(try bowtie("favorite", "Y", "--toggle", "--json").stdout.contains("\"isFavorite\" : false"))
+    #expect(
+      try bowtie("favorite", "Y", "--toggle", "--json").stdout.contains("\"isFavorite\" : false"))
     let both = try bowtie("favorite", "Y", "--off", "--toggle")
     #expect(both.status == 64)
   }
@@ -180,7 +203,8 @@ struct CommandTests {
     #expect(try bowtie("show", "cafe b").stdout.hasPrefix("Café Bow Tie\n"))
     let ambiguous = try bowtie("show", "cafe")
     #expect(ambiguous.status == 1)
-    #expect(ambiguous.stderr == "bowties: 'cafe' matches 2 ties: Café Bow Tie (C1), Café Noir (C2)\n")
+    #expect(
+      ambiguous.stderr == "bowties: 'cafe' matches 2 ties: Café Bow Tie (C1), Café Noir (C2)\n")
   }
 
   @Test("help and unknown options follow the usage conventions")
@@ -200,12 +224,18 @@ struct CommandTests {
     let bowtie = Bowtie()
     defer { bowtie.remove() }
     let viaEnvironment = bowtie.folder.appendingPathComponent("env/ties.sqlite").path
-    #expect(try bowtie("show", "R", environment: ["BOWTIES_STORE": viaEnvironment], withStore: false).status == 0)
+    #expect(
+      try bowtie("show", "R", environment: ["BOWTIES_STORE": viaEnvironment], withStore: false)
+        .status == 0)
     #expect(FileManager.default.fileExists(atPath: viaEnvironment))
     let xdg = bowtie.folder.appendingPathComponent("xdg")
-    #expect(try bowtie("list", environment: ["XDG_DATA_HOME": xdg.path], withStore: false).status == 0)
-    #expect(FileManager.default.fileExists(atPath: xdg.appendingPathComponent("bowties/BowTies.sqlite").path))
-    let mode = try FileManager.default.attributesOfItem(atPath: xdg.appendingPathComponent("bowties").path)
+    #expect(
+      try bowtie("list", environment: ["XDG_DATA_HOME": xdg.path], withStore: false).status == 0)
+    #expect(
+      FileManager.default.fileExists(
+        atPath: xdg.appendingPathComponent("bowties/BowTies.sqlite").path))
+    let mode = try FileManager.default.attributesOfItem(
+      atPath: xdg.appendingPathComponent("bowties").path)
     #expect(mode[.posixPermissions] as? Int == 0o700)
     #expect(try bowtie("list", withStore: false).status == 0)
     let home = bowtie.folder.appendingPathComponent(".local/share/bowties/BowTies.sqlite")

@@ -87,7 +87,8 @@ struct FailureTests {
     chmod(locked.path, 0o555)
     let store = locked.appendingPathComponent("s.sqlite").path
     // Root writes anywhere, so as root the command runs as nobody.
-    let asUser = getuid() == 0 ? ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] : []
+    let asUser =
+      getuid() == 0 ? ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] : []
     let command = asUser + [Bowtie.binary.path, "list", "--store", store]
     let result = try bowtie.run(command[0], Array(command.dropFirst()))
     #expect(result.status == 74, "\(result)")
@@ -96,7 +97,8 @@ struct FailureTests {
 
     let file = bowtie.folder.appendingPathComponent("plain-file")
     try Data("x".utf8).write(to: file)
-    let underFile = try bowtie("list", "--store", file.appendingPathComponent("s.sqlite").path, withStore: false)
+    let underFile = try bowtie(
+      "list", "--store", file.appendingPathComponent("s.sqlite").path, withStore: false)
     #expect(underFile.status == 74)
     #expect(underFile.stderr.contains("not a directory"))
   }
@@ -116,6 +118,7 @@ struct FailureTests {
     let orange = try bowtie.listJSON()[1]
     #expect(orange["tintColor"] is NSNull && orange["tintColorUnreadable"] as? Bool == true)
     #expect(try bowtie("wear", "O").status == 0)
-    #expect(try bowtie.sqlite("SELECT length(tintColor) FROM bowTie WHERE searchKey = 'O'") == "300\n")
+    #expect(
+      try bowtie.sqlite("SELECT length(tintColor) FROM bowTie WHERE searchKey = 'O'") == "300\n")
   }
 }

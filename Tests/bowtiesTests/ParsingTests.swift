@@ -25,7 +25,9 @@ struct ParsingTests {
 
   @Test("conflicting or unknown arguments are usage errors")
   func usageErrors() {
-    #expect(throws: (any Error).self) { try Bowties.parseAsRoot(["favorite", "R", "--off", "--toggle"]) }
+    #expect(throws: (any Error).self) {
+      try Bowties.parseAsRoot(["favorite", "R", "--off", "--toggle"])
+    }
     #expect(throws: (any Error).self) { try Bowties.parseAsRoot(["show"]) }
     #expect(throws: (any Error).self) { try Bowties.parseAsRoot(["list", "extra"]) }
     #expect(throws: (any Error).self) { try Bowties.parseAsRoot(["rate", "R", "1", "2"]) }
@@ -33,7 +35,9 @@ struct ParsingTests {
 
   @Test("bad values are refused in validate(), with the invalid-data exit code")
   func invalidValues() {
-    for arguments in [["rate", "R", "4,5"], ["rate", "R", "-1"], ["wear", "R", "--date", "soon"]] {
+    for arguments in [
+      ["rate", "R", "4,5"], ["rate", "R", "-1"], ["wear", "R", "--date", "soon"],
+    ] {
       #expect {
         try Bowties.parseAsRoot(arguments)
       } throws: { error in

@@ -61,7 +61,8 @@ struct SeedCommandTests {
     defer { bowtie.remove() }
     let xml = plist([entry("Teal Bow Tie", "T")])
     let value = try PropertyListSerialization.propertyList(from: xml, format: nil)
-    let binary = try PropertyListSerialization.data(fromPropertyList: value, format: .binary, options: 0)
+    let binary = try PropertyListSerialization.data(
+      fromPropertyList: value, format: .binary, options: 0)
     let result = try bowtie("seed", "-", stdin: binary)
     #expect(result.status == 0 && result.stdout == "added 1, replaced 0, skipped 0\n", "\(result)")
   }
@@ -73,7 +74,8 @@ struct SeedCommandTests {
     try bowtie("list")
     let before = try bowtie("list", "--json").stdout
     let file = bowtie.folder.appendingPathComponent("bad.plist")
-    try plist([entry("Teal", "T"), entry("Plum", "P"), entry("Sand", "S"), Self.greenEntry]).write(to: file)
+    try plist([entry("Teal", "T"), entry("Plum", "P"), entry("Sand", "S"), Self.greenEntry]).write(
+      to: file)
     let result = try bowtie("seed", file.path)
     #expect(result.status == 65)
     #expect(result.stderr == "bowties: entry 3 (Green Bow Tie): rating 7.5 is outside 0…5\n")
@@ -91,11 +93,16 @@ struct SeedCommandTests {
     #expect(!FileManager.default.fileExists(atPath: bowtie.store))
   }
 
-  @Test("hostile and broken input files", arguments: [
-    ("empty.plist", Data(), 65, "empty.plist: the file is empty"),
-    ("text.plist", Data("name = red".utf8), 65, "text.plist: not a property list"),
-    ("dict.plist", Data("<plist><dict/></plist>".utf8), 65, "expected an array of tie dictionaries"),
-  ])
+  @Test(
+    "hostile and broken input files",
+    arguments: [
+      ("empty.plist", Data(), 65, "empty.plist: the file is empty"),
+      ("text.plist", Data("name = red".utf8), 65, "text.plist: not a property list"),
+      (
+        "dict.plist", Data("<plist><dict/></plist>".utf8), 65,
+        "expected an array of tie dictionaries"
+      ),
+    ])
   func brokenFiles(name: String, content: Data, status: Int32, message: String) throws {
     let bowtie = Bowtie()
     defer { bowtie.remove() }
@@ -111,7 +118,9 @@ struct SeedCommandTests {
     let bowtie = Bowtie()
     defer { bowtie.remove() }
     let missing = try bowtie("seed", "nowhere.plist")
-    #expect(missing.status == 66 && missing.stderr == "bowties: cannot read nowhere.plist: no such file\n")
+    #expect(
+      missing.status == 66 && missing.stderr == "bowties: cannot read nowhere.plist: no such file\n"
+    )
     #expect(try bowtie("seed", ".").status == 66)
     try plist([entry("Teal", "T", extra: "<key>imageName</key><string>teal</string>")])
       .write(to: bowtie.folder.appendingPathComponent("p.plist"))
@@ -130,7 +139,10 @@ struct SeedCommandTests {
       .write(to: bowtie.folder.appendingPathComponent("p.plist"))
     let result = try bowtie("seed", "p.plist")
     #expect(result.status == 65)
-    #expect(result.stderr == "bowties: entry 0 (Teal): imageName '../secret.png' must be a plain file name inside images/\n")
+    #expect(
+      result.stderr
+        == "bowties: entry 0 (Teal): imageName '../secret.png' must be a plain file name inside images/\n"
+    )
   }
 
   @Test("a photo above 128 KiB is stored beside the store, once")

@@ -66,9 +66,11 @@ public struct BowTie: Identifiable, Equatable, Sendable {
 
   /// Folds case, diacritics and width, and collapses runs of white space.
   public static func canonicalize(_ text: String) -> String {
-    text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
-      .split(whereSeparator: \.isWhitespace)
-      .joined(separator: " ")
+    text.folding(
+      options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil
+    )
+    .split(whereSeparator: \.isWhitespace)
+    .joined(separator: " ")
   }
 }
 

@@ -30,7 +30,9 @@ public struct TieJSON: Codable, Equatable, Sendable {
     lastWorn = tie.lastWorn.map(ISO8601.formatUTC)
     isFavorite = tie.isFavorite
     url = tie.url?.absoluteString
-    tintColor = tie.tintColor.map { RGB(red: Int($0.red), green: Int($0.green), blue: Int($0.blue)) }
+    tintColor = tie.tintColor.map {
+      RGB(red: Int($0.red), green: Int($0.green), blue: Int($0.blue))
+    }
     tintColorUnreadable = tie.colorIssue == nil ? nil : true
     photoBytes = tie.photoByteCount ?? 0
   }

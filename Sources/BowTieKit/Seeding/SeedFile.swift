@@ -85,7 +85,8 @@ public enum SeedFile {
     let name = (fields["name"] as? String).flatMap { $0.isEmpty ? nil : $0 }
     let reader = EntryReader(fields: fields, index: index, name: name)
     if let unknown = fields.keys.filter({ !knownKeys.contains($0) }).sorted().first {
-      throw reader.failure(unknown, "is not a known key (known: \(knownKeys.sorted().joined(separator: ", ")))")
+      throw reader.failure(
+        unknown, "is not a known key (known: \(knownKeys.sorted().joined(separator: ", ")))")
     }
     var tie = BowTie(
       name: try reader.required("name", as: String.self),
@@ -254,7 +255,8 @@ private struct EntryReader {
       }
       guard case .integer(let number) = PlistValue(rawChannel) else {
         throw failure(
-          "tintColor", "\(channel) must be a whole number 0–255, found \(PlistValue(rawChannel).kind)")
+          "tintColor",
+          "\(channel) must be a whole number 0–255, found \(PlistValue(rawChannel).kind)")
       }
       guard (0...255).contains(number) else {
         throw failure("tintColor", "\(channel) \(number) is outside 0–255")

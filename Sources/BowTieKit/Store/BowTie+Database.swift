@@ -75,7 +75,9 @@ extension BowTie: FetchableRecord, PersistableRecord {
     container[Columns.url] = url?.absoluteString
     // A color that could not be decoded is kept as it is rather than erased by a save.
     if colorIssue == nil {
-      container[Columns.tintColor] = try tintColor.map { try Self.colorTransformer().data(from: $0) }
+      container[Columns.tintColor] = try tintColor.map {
+        try Self.colorTransformer().data(from: $0)
+      }
     }
     container[Columns.photoData] = externalPhotoName == nil ? photoData : nil
     container[Columns.photoFile] = externalPhotoName
@@ -103,7 +105,8 @@ extension BowTie: FetchableRecord, PersistableRecord {
       return try row.decode(Value.self, forColumn: column.name)
     } catch {
       throw BowTieError.storeUnreadable(
-        path: "", reason: "a row's \(column.name) cannot be read (\(row[column.name] as DatabaseValue))")
+        path: "",
+        reason: "a row's \(column.name) cannot be read (\(row[column.name] as DatabaseValue))")
     }
   }
 }
@@ -114,7 +117,9 @@ extension DerivableRequest<BowTie> {
   /// Orders ties R O Y G B I V, as the app's segmented control does, then by name.
   func orderedLikeTheApp() -> Self {
     order(
-      SQL("CASE upper(searchKey) WHEN 'R' THEN 0 WHEN 'O' THEN 1 WHEN 'Y' THEN 2 WHEN 'G' THEN 3 WHEN 'B' THEN 4 WHEN 'I' THEN 5 WHEN 'V' THEN 6 ELSE 7 END"),
+      SQL(
+        "CASE upper(searchKey) WHEN 'R' THEN 0 WHEN 'O' THEN 1 WHEN 'Y' THEN 2 WHEN 'G' THEN 3 WHEN 'B' THEN 4 WHEN 'I' THEN 5 WHEN 'V' THEN 6 ELSE 7 END"
+      ),
       BowTie.Columns.canonicalName,
       BowTie.Columns.canonicalKey)
   }
@@ -136,7 +141,8 @@ enum StorageDate {
     var parts = tm()
     gmtime_r(&time, &parts)
     return String(
-      format: "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1,
+      format: "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", Int(parts.tm_year) + 1900,
+      Int(parts.tm_mon) + 1,
       Int(parts.tm_mday), Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec), millis)
   }
 

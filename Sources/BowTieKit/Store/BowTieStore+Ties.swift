@@ -9,7 +9,8 @@ extension BowTieStore {
   ///
   /// - Parameter loadingPhoto: whether to read the photo's bytes, from the file when
   ///   it is stored externally.
-  public func tie(matching query: String, loadingPhoto: Bool = false) throws(BowTieError) -> BowTie {
+  public func tie(matching query: String, loadingPhoto: Bool = false) throws(BowTieError) -> BowTie
+  {
     var tie = try read { db in try Self.resolve(query, in: db) }
     if loadingPhoto {
       tie.photoData = try photoData(of: tie)

@@ -99,7 +99,8 @@ public struct BowTieStore: Sendable {
     at url: URL, busyTimeout: TimeInterval, populate: (BowTieStore) throws -> Void
   ) throws(BowTieError) -> BowTieStore? {
     let folder = url.deletingLastPathComponent()
-    let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).new-\(UUID().uuidString)")
+    let temporary = folder.appendingPathComponent(
+      ".\(url.lastPathComponent).new-\(UUID().uuidString)")
     do {
       try FileSystem.createDirectories(folder)
       let descriptor = Glibc.open(temporary.path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
@@ -218,7 +219,8 @@ public struct BowTieStore: Sendable {
       case .SQLITE_READONLY, .SQLITE_FULL, .SQLITE_PERM:
         return .storeNotWritable(path: path, reason: reason)
       case .SQLITE_NOTADB, .SQLITE_CORRUPT:
-        return .storeUnreadable(path: path, reason: "it is not a bowties store or it is damaged (\(reason))")
+        return .storeUnreadable(
+          path: path, reason: "it is not a bowties store or it is damaged (\(reason))")
       default:
         return .storeUnreadable(path: path, reason: reason)
       }

@@ -28,21 +28,24 @@ extension Bowties {
       if let value {
         _ = try ExitStatus.validating { () throws(BowTieError) in try BowTie.parseRating(value) }
       } else if !Terminal.standardInputIsTerminal {
-        throw ValidationError("Missing expected argument '<value>': a rating from 0 to 5 "
-          + "(bowties only asks for one on a terminal)")
+        throw ValidationError(
+          "Missing expected argument '<value>': a rating from 0 to 5 "
+            + "(bowties only asks for one on a terminal)")
       }
     }
 
     func run() throws {
       let store = try storeOptions.open()
       let rating = try value.map(BowTie.parseRating) ?? askForRating(store: store)
-      try TieOutput(json: output.json).printDetails(try store.rate(tie, rating: rating), store: store)
+      try TieOutput(json: output.json).printDetails(
+        try store.rate(tie, rating: rating), store: store)
     }
 
     /// Asks until the answer is a valid rating, as the app re-presents its alert.
     private func askForRating(store: BowTieStore) throws -> Double {
       let current = try store.tie(matching: tie)
-      let question = "Rating for \(current.name) (0 to 5, now \(BowTie.formatRating(current.rating))): "
+      let question =
+        "Rating for \(current.name) (0 to 5, now \(BowTie.formatRating(current.rating))): "
       while true {
         guard let answer = Terminal.ask(question) else {
           Terminal.writeError("\n")

@@ -29,7 +29,9 @@ extension Bowties {
       let entries = try SeedInput(argument: plist).entries()
       // A new store is created with just these entries, atomically.
       var seededOnCreation: SeedSummary?
-      let store = try storeOptions.open { seededOnCreation = try $0.seed(entries, replacing: replace) }
+      let store = try storeOptions.open {
+        seededOnCreation = try $0.seed(entries, replacing: replace)
+      }
       let summary = try seededOnCreation ?? store.seed(entries, replacing: replace)
       if output.json {
         let data = try TieJSON.makeEncoder().encode(summary)

@@ -32,7 +32,8 @@ extension Bowties {
     private func wornDate() throws(BowTieError) -> Date {
       guard let date else { return Date() }
       guard let parsed = ISO8601.parse(date) else {
-        throw .invalidValue("'\(date)' is not an ISO 8601 date (2026-11-21 or 2026-11-21T08:00:00Z)")
+        throw .invalidValue(
+          "'\(date)' is not an ISO 8601 date (2026-11-21 or 2026-11-21T08:00:00Z)")
       }
       return parsed
     }

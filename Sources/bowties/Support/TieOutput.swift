@@ -69,7 +69,9 @@ struct TieOutput {
     guard let tint = tie.tintColor else {
       return tie.colorIssue == nil ? "none   " : "unreadable"
     }
-    return color ? Terminal.swatch(red: tint.red, green: tint.green, blue: tint.blue) + " " + tint.hex : tint.hex
+    return color
+      ? Terminal.swatch(red: tint.red, green: tint.green, blue: tint.blue) + " " + tint.hex
+      : tint.hex
   }
 
   private func warnAbout(_ tie: BowTie, store: BowTieStore) {
