@@ -336,22 +336,3 @@ private struct RawPropertyList {
     stride(from: (size - 1) * 8, through: 0, by: -8).map { UInt8(truncatingIfNeeded: value >> $0) }
   }
 }
-
-/// Steele, Lea and Flood's SplitMix64: tiny, fast and reproducible from its seed.
-private struct SplitMix64: RandomNumberGenerator {
-  private var state: UInt64
-
-  init(seed: UInt64) { state = seed }
-
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-
-  mutating func next(below bound: Int) -> Int {
-    Int(next() % UInt64(bound))
-  }
-}

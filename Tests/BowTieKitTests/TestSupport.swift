@@ -71,11 +71,25 @@ func tieEntry(
 
 /// Deterministic bytes that do not compress or repeat: stand-ins for photos.
 func photoBytes(count: Int, seed: UInt64) -> Data {
-  var state = seed
-  var data = Data(capacity: count)
-  for _ in 0..<count {
-    state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-    data.append(UInt8(truncatingIfNeeded: state >> 33))
+  var generator = SplitMix64(seed: seed)
+  return Data((0..<count).map { _ in UInt8(truncatingIfNeeded: generator.next()) })
+}
+
+/// Steele, Lea and Flood's SplitMix64: tiny, fast and reproducible from its seed.
+struct SplitMix64: RandomNumberGenerator {
+  private var state: UInt64
+
+  init(seed: UInt64) { state = seed }
+
+  mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
   }
-  return data
+
+  mutating func next(below bound: Int) -> Int {
+    Int(next() % UInt64(bound))
+  }
 }

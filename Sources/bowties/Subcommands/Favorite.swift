@@ -18,7 +18,7 @@ extension Bowties {
       }
     }
 
-    @Argument(help: "A search key (R), a name or unique prefix, or an id.")
+    @Argument(help: .tie)
     var tie: String
 
     @Flag(exclusivity: .exclusive) var change: Change = .on

@@ -6,7 +6,7 @@ extension Bowties {
     static let configuration = CommandConfiguration(
       abstract: "Rate a tie from 0 to 5 (4.5, with a dot). Without a value, asks on a terminal.")
 
-    @Argument(help: "A search key (R), a name or unique prefix, or an id.")
+    @Argument(help: .tie)
     var tie: String
 
     // Taken as unrecognized input so that "-1" reaches the rating check and gets a

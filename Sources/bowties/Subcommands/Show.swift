@@ -6,7 +6,7 @@ extension Bowties {
     static let configuration = CommandConfiguration(
       abstract: "Show one tie: rating, wears, favorite, link and color.")
 
-    @Argument(help: "A search key (R), a name or unique prefix, or an id.")
+    @Argument(help: .tie)
     var tie: String
 
     @OptionGroup var storeOptions: StoreOptions

@@ -7,7 +7,7 @@ extension Bowties {
     static let configuration = CommandConfiguration(
       abstract: "Record that you wore a tie: one more wear, last worn now (or --date).")
 
-    @Argument(help: "A search key (R), a name or unique prefix, or an id.")
+    @Argument(help: .tie)
     var tie: String
 
     @Option(
