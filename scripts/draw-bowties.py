@@ -33,7 +33,6 @@ TIES = {
 SIZE = 128  # final image edge, in pixels
 SUPERSAMPLE = 4  # drawing scale; shrinking by this much anti-aliases edges
 CANVAS = SIZE * SUPERSAMPLE
-PALETTE_COLORS = 128  # quantised palette keeps files small; gradients still look smooth
 
 OUT_DIR = Path(__file__).resolve().parent.parent / "images"
 
@@ -60,6 +59,8 @@ PLEATS = [
 
 KNOT_BOX = (54, 48, 74, 80)  # left, top, right, bottom
 KNOT_RADIUS = 6
+
+RADIAL_EDGE = 179  # value of Image.radial_gradient() at its edge midpoints
 
 
 # ---------------------------------------------------------------- colour math
@@ -128,8 +129,9 @@ def polygon_mask(points):
 
 def horizontal_ramp(x0, x1):
     """Mask that is 0 left of x0, 255 right of x1, linear in between."""
-    ramp = Image.linear_gradient("L").rotate(90, expand=True)  # 255 left -> 0 right
-    ramp = ramp.transpose(Image.Transpose.FLIP_LEFT_RIGHT)  # 0 left -> 255 right
+    # linear_gradient runs black (top) to white (bottom); a quarter turn
+    # anticlockwise makes it run black (left) to white (right).
+    ramp = Image.linear_gradient("L").rotate(90, expand=True)
     width = max(1, round(x1 - x0))
     ramp = ramp.resize((width, CANVAS))
     mask = Image.new("L", (CANVAS, CANVAS), 0)
@@ -140,7 +142,11 @@ def horizontal_ramp(x0, x1):
 
 def soft_spot(center, radius):
     """Round glow mask: 255 at the centre fading to 0 at `radius`."""
-    spot = ImageChops.invert(Image.radial_gradient("L"))  # 255 centre, ~0 at edge
+    # radial_gradient only reaches 255 in the corners (~179 at the edge
+    # midpoints), so rescale it to hit 0 on the inscribed circle; otherwise
+    # the glow would end in a visible hard edge.  Squaring gives a softer falloff.
+    spot = Image.radial_gradient("L").point(
+        lambda v: round(255 * max(0.0, 1 - v / RADIAL_EDGE) ** 2))
     size = round(radius * 2)
     spot = spot.resize((size, size))
     mask = Image.new("L", (CANVAS, CANVAS), 0)
@@ -271,9 +277,13 @@ def draw_bowtie(color):
 
 
 def save(image, path):
-    """Write a small palette PNG; Pillow adds no timestamp, so bytes are stable."""
-    small = image.quantize(PALETTE_COLORS, method=Image.Quantize.FASTOCTREE)
-    small.save(path, optimize=True)
+    """Write a compressed RGBA PNG; Pillow adds no timestamp, so bytes are stable.
+
+    A quantised palette image would be ~4x smaller, but Pillow's RGBA
+    quantiser (FASTOCTREE) leaves visible bands in the soft gradients, and
+    full RGBA still comes in around 11 KB.
+    """
+    image.save(path, optimize=True)
 
 
 def main():

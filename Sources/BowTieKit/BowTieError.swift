@@ -33,6 +33,9 @@ public enum BowTieError: Error, Equatable, Sendable {
   /// The photo a seed entry names is missing or cannot be read.
   case seedImageUnreadable(index: Int, name: String?, path: String, reason: String)
 
+  /// An output file cannot be written.
+  case outputUnwritable(path: String, reason: String)
+
   // MARK: The store
 
   /// The store cannot be opened or read, or it is damaged.
@@ -85,6 +88,8 @@ extension BowTieError: LocalizedError {
       return reason
     case .inputUnreadable(let path, let reason):
       return "cannot read \(path): \(reason)"
+    case .outputUnwritable(let path, let reason):
+      return "cannot write \(path): \(reason)"
     case .storeUnreadable(let path, let reason):
       return "cannot use the store \(path): \(reason)"
     case .storeNotWritable(let path, let reason):

@@ -23,7 +23,10 @@ struct Bowties: ParsableCommand {
       75 the store busy past the timeout ($BOWTIES_BUSY_TIMEOUT seconds, default 10).
       """,
     version: "0.1.0",
-    subcommands: [Seed.self, Show.self, Wear.self, Rate.self, Favorite.self, List.self]
+    subcommands: [
+      Seed.self, Show.self, List.self, Wear.self, Rate.self, Favorite.self, History.self,
+      Undo.self, Suggest.self,
+    ]
   )
 
   static func main() {

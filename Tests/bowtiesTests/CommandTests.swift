@@ -93,7 +93,8 @@ struct CommandTests {
     #expect(bad.status == 65)
     #expect(
       bad.stderr
-        == "bowties: 'last tuesday' is not an ISO 8601 date (2026-11-21 or 2026-11-21T08:00:00Z)\n")
+        == "bowties: 'last tuesday' is not a date: use 2026-11-21, 2026-11-21T08:00:00Z, now, "
+        + "today, yesterday, or -30d, -2w, -3m, -1y, -12h\n")
     #expect(try bowtie.sqlite("SELECT timesWorn FROM bowTie WHERE searchKey = 'I'") == "2\n")
   }
 

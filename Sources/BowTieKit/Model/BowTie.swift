@@ -33,6 +33,9 @@ public struct BowTie: Identifiable, Equatable, Sendable {
   var storedPhotoByteCount: Int?
   /// The content-addressed file that holds the photo, when it is stored externally.
   var externalPhotoName: String?
+  /// The wears a seed brought, before the wear history began; `timesWorn` is this plus
+  /// the recorded wear events. Nil for a tie not yet stored.
+  var wearsBeforeHistory: Int32?
 
   public init(
     id: UUID = UUID(),

@@ -53,11 +53,15 @@ public struct TieJSON: Codable, Equatable, Sendable {
     try container.encode(photoBytes, forKey: .photoBytes)
   }
 
-  /// The encoder every JSON output uses: sorted keys and no escaped slashes, so the
-  /// output is stable and URLs read naturally.
+  /// The encoder every JSON output uses: sorted keys, no escaped slashes and dates in
+  /// ISO 8601 UTC, so the output is stable and URLs read naturally.
   public static func makeEncoder() -> JSONEncoder {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    encoder.dateEncodingStrategy = .custom { date, encoder in
+      var container = encoder.singleValueContainer()
+      try container.encode(ISO8601.formatUTC(date))
+    }
     return encoder
   }
 }

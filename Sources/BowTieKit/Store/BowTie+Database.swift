@@ -26,6 +26,7 @@ extension BowTie: FetchableRecord, PersistableRecord {
     public static let photoData = Column("photoData")
     public static let photoFile = Column("photoFile")
     public static let photoSize = Column("photoSize")
+    public static let wearsBeforeHistory = Column("wearsBeforeHistory")
   }
 
   /// Every column but the photo's bytes: what listings fetch.
@@ -52,6 +53,7 @@ extension BowTie: FetchableRecord, PersistableRecord {
       photoData: try Self.decode(row, Columns.photoData))
     externalPhotoName = try Self.decode(row, Columns.photoFile)
     storedPhotoByteCount = try Self.decode(row, Columns.photoSize)
+    wearsBeforeHistory = try Self.decode(row, Columns.wearsBeforeHistory)
     if let archive: Data = try Self.decode(row, Columns.tintColor) {
       let transformer = try Self.colorTransformer()
       do {
@@ -82,6 +84,7 @@ extension BowTie: FetchableRecord, PersistableRecord {
     container[Columns.photoData] = externalPhotoName == nil ? photoData : nil
     container[Columns.photoFile] = externalPhotoName
     container[Columns.photoSize] = photoByteCount
+    container[Columns.wearsBeforeHistory] = wearsBeforeHistory ?? timesWorn
   }
 
   /// The registered color transformer, looked up by the name the model gives.
@@ -116,10 +119,14 @@ extension BowTie: FetchableRecord, PersistableRecord {
 extension DerivableRequest<BowTie> {
   /// Orders ties R O Y G B I V, as the app's segmented control does, then by name.
   func orderedLikeTheApp() -> Self {
+    // An expression rather than raw SQL, so that GRDB can reverse it for --reverse.
     order(
       SQL(
-        "CASE upper(searchKey) WHEN 'R' THEN 0 WHEN 'O' THEN 1 WHEN 'Y' THEN 2 WHEN 'G' THEN 3 WHEN 'B' THEN 4 WHEN 'I' THEN 5 WHEN 'V' THEN 6 ELSE 7 END"
-      ),
+        """
+        CASE upper(searchKey) WHEN 'R' THEN 0 WHEN 'O' THEN 1 WHEN 'Y' THEN 2 WHEN 'G' THEN 3
+          WHEN 'B' THEN 4 WHEN 'I' THEN 5 WHEN 'V' THEN 6 ELSE 7 END
+        """
+      ).sqlExpression,
       BowTie.Columns.canonicalName,
       BowTie.Columns.canonicalKey)
   }

@@ -102,8 +102,9 @@ public enum FavoriteChange: Sendable {
 }
 
 extension BowTieStore {
-  /// Records one more wear: `timesWorn + 1` and `lastWorn = date`, as one atomic
-  /// update, so concurrent processes never lose a wear.
+  /// Records one more wear as an event, which adds one to `timesWorn` in the same
+  /// transaction, so concurrent processes never lose a wear. `lastWorn` moves to `date`
+  /// unless the tie was already worn later (a wear recorded after the fact).
   @discardableResult
   public func wear(_ query: String, on date: Date = Date()) throws(BowTieError) -> BowTie {
     try write { db, _ in
@@ -113,13 +114,19 @@ extension BowTieStore {
           name: tie.name,
           ValidationFailure(attribute: "timesWorn", reason: "cannot go above \(Int32.max)"))
       }
+      let previousLastWorn = tie.lastWorn
       tie.timesWorn += 1
-      tie.lastWorn = date
+      tie.lastWorn = max(previousLastWorn ?? date, date)
       try tie.validate()
-      try BowTie.filter(key: tie.id.uuidString).updateAll(
-        db,
-        BowTie.Columns.timesWorn += 1,
-        BowTie.Columns.lastWorn.set(to: StorageDate.format(date)))
+      var event = WearEvent(tieID: tie.id, wornAt: date)
+      try event.insert(db)
+      if tie.lastWorn != previousLastWorn {
+        try BowTie.filter(key: tie.id.uuidString).updateAll(
+          db, BowTie.Columns.lastWorn.set(to: tie.lastWorn.map(StorageDate.format)))
+      }
+      try Self.log(
+        .wear(eventID: event.id ?? 0, wornAt: date, previousLastWorn: previousLastWorn),
+        for: tie, in: db)
       return try Self.refetch(tie, in: db)
     }
   }
@@ -129,9 +136,11 @@ extension BowTieStore {
   public func rate(_ query: String, rating: Double) throws(BowTieError) -> BowTie {
     try write { db, _ in
       var tie = try Self.resolve(query, in: db)
+      let previous = tie.rating
       tie.rating = rating
       try tie.validate()
       try BowTie.filter(key: tie.id.uuidString).updateAll(db, BowTie.Columns.rating.set(to: rating))
+      try Self.log(.rate(previous: previous, new: rating), for: tie, in: db)
       return try Self.refetch(tie, in: db)
     }
   }
@@ -141,6 +150,7 @@ extension BowTieStore {
   public func favorite(_ query: String, _ change: FavoriteChange) throws(BowTieError) -> BowTie {
     try write { db, _ in
       var tie = try Self.resolve(query, in: db)
+      let previous = tie.isFavorite
       switch change {
       case .set: tie.isFavorite = true
       case .clear: tie.isFavorite = false
@@ -149,11 +159,12 @@ extension BowTieStore {
       try tie.validate()
       try BowTie.filter(key: tie.id.uuidString).updateAll(
         db, BowTie.Columns.isFavorite.set(to: tie.isFavorite))
+      try Self.log(.favorite(previous: previous, new: tie.isFavorite), for: tie, in: db)
       return try Self.refetch(tie, in: db)
     }
   }
 
-  private static func refetch(_ tie: BowTie, in db: Database) throws -> BowTie {
+  static func refetch(_ tie: BowTie, in db: Database) throws -> BowTie {
     guard let saved = try BowTie.filter(key: tie.id.uuidString).fetchOne(db) else {
       throw BowTieError.noSuchTie(tie.id.uuidString)
     }
@@ -185,6 +196,16 @@ extension BowTieStore {
     if let old = existing?.externalPhotoName, old != tie.externalPhotoName {
       changes.released.insert(old)
     }
+    // timesWorn is what the caller says the tie has been worn in all; the recorded
+    // events are part of that count, so the rest came from before the history.
+    let events = existing == nil ? 0 : try WearEvent.filter(WearEvent.Columns.tieID == tie.id.uuidString).fetchCount(db)
+    guard Int(tie.timesWorn) >= events else {
+      throw BowTieError.invalidTie(
+        name: tie.name,
+        ValidationFailure(
+          attribute: "timesWorn", reason: "\(tie.timesWorn) is below the \(events) recorded wears"))
+    }
+    tie.wearsBeforeHistory = tie.timesWorn - Int32(events)
     if existing == nil {
       try tie.insert(db)
     } else {

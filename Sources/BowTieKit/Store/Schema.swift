@@ -34,6 +34,37 @@ enum Schema {
           """)
     }
 
+    // Every wear becomes an event. `timesWorn` stays a column, so listings stay cheap,
+    // but triggers keep it equal to `wearsBeforeHistory` (the count a seed brought) plus
+    // the events: no code path, and no other tool, can move one without the other.
+    migrator.registerMigration("v2: wear history and undo log") { db in
+      try db.execute(
+        sql: """
+          ALTER TABLE bowTie ADD COLUMN wearsBeforeHistory INTEGER NOT NULL DEFAULT 0
+            CHECK (wearsBeforeHistory >= 0);
+          UPDATE bowTie SET wearsBeforeHistory = timesWorn;
+          CREATE TABLE wearEvent (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            tieId TEXT NOT NULL REFERENCES bowTie(id) ON DELETE CASCADE,
+            wornAt TEXT NOT NULL
+          );
+          CREATE INDEX wearEvent_tieId_wornAt ON wearEvent(tieId, wornAt);
+          CREATE INDEX wearEvent_wornAt ON wearEvent(wornAt);
+          CREATE TRIGGER wearEvent_afterInsert AFTER INSERT ON wearEvent BEGIN
+            UPDATE bowTie SET timesWorn = timesWorn + 1 WHERE id = NEW.tieId;
+          END;
+          CREATE TRIGGER wearEvent_afterDelete AFTER DELETE ON wearEvent BEGIN
+            UPDATE bowTie SET timesWorn = timesWorn - 1 WHERE id = OLD.tieId;
+          END;
+          CREATE TABLE undoEntry (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            madeAt TEXT NOT NULL,
+            tieId TEXT NOT NULL,
+            change TEXT NOT NULL
+          );
+          """)
+    }
+
     // Later migrations are appended here.
 
     return migrator

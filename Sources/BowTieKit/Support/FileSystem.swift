@@ -62,3 +62,15 @@ extension Error {
     return (self as? LocalizedError)?.errorDescription ?? "\(self)"
   }
 }
+
+/// Writes files whole or not at all: a cron job never mails half a report.
+public enum AtomicFile {
+  /// Writes `data` under a temporary name beside `url`, then renames it into place.
+  public static func write(_ data: Data, to url: URL, mode: mode_t = 0o644) throws(BowTieError) {
+    do {
+      try FileSystem.writeAtomically(data, to: url, mode: mode)
+    } catch {
+      throw .outputUnwritable(path: url.path, reason: error.reason)
+    }
+  }
+}

@@ -11,8 +11,10 @@ extension Bowties {
     var tie: String
 
     @Option(
+      parsing: .unconditional,
       help: ArgumentHelp(
-        "When it was worn: 2026-11-21 or 2026-11-21T08:00:00Z (ISO 8601). Default: now.",
+        "When it was worn: 2026-11-21T08:00:00Z, 2026-11-21 (midnight), yesterday, -2d… "
+          + "Default: now.",
         valueName: "date"))
     var date: String?
 
@@ -31,11 +33,7 @@ extension Bowties {
 
     private func wornDate() throws(BowTieError) -> Date {
       guard let date else { return Date() }
-      guard let parsed = ISO8601.parse(date) else {
-        throw .invalidValue(
-          "'\(date)' is not an ISO 8601 date (2026-11-21 or 2026-11-21T08:00:00Z)")
-      }
-      return parsed
+      return try DateParsing.parse(date).date
     }
   }
 }

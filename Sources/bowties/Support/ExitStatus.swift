@@ -9,6 +9,7 @@ enum ExitStatus {
   static let invalidData: Int32 = 65  // EX_DATAERR
   static let inputUnreadable: Int32 = 66  // EX_NOINPUT
   static let software: Int32 = 70  // EX_SOFTWARE
+  static let cannotCreate: Int32 = 73  // EX_CANTCREAT
   static let storeUnusable: Int32 = 74  // EX_IOERR
   static let storeBusy: Int32 = 75  // EX_TEMPFAIL
 
@@ -19,6 +20,7 @@ enum ExitStatus {
     case .invalidTie, .invalidSeedEntry, .invalidSeedFile, .invalidValue: invalidData
     case .inputUnreadable, .seedImageUnreadable: inputUnreadable
     case .transformerNotRegistered: software
+    case .outputUnwritable: cannotCreate
     case .storeUnreadable, .storeNotWritable, .storeFromNewerVersion, .photoUnavailable:
       storeUnusable
     case .storeBusy: storeBusy

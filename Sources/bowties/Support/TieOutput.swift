@@ -7,13 +7,16 @@ struct TieOutput {
   var json: Bool
   var color = Terminal.usesColor
 
-  private static let dateFormatter: DateFormatter = {
+  static let dateFormatter = makeFormatter(time: .none)
+  static let dateTimeFormatter = makeFormatter(time: .short)
+
+  private static func makeFormatter(time: DateFormatter.Style) -> DateFormatter {
     let formatter = DateFormatter()
     formatter.dateStyle = .medium
-    formatter.timeStyle = .none
+    formatter.timeStyle = time
     formatter.locale = Terminal.locale
     return formatter
-  }()
+  }
 
   /// One tie, in detail: `show`, `wear`, `rate`, `favorite`.
   func printDetails(_ tie: BowTie, store: BowTieStore) throws {
@@ -83,7 +86,7 @@ struct TieOutput {
     }
   }
 
-  private func printJSON(_ value: some Encodable) throws {
+  func printJSON(_ value: some Encodable) throws {
     let data = try TieJSON.makeEncoder().encode(value)
     FileHandle.standardOutput.write(data + Data("\n".utf8))
   }

@@ -1,0 +1,74 @@
+import Foundation
+import GRDB
+
+/// Which ties `list` shows, in which order.
+public struct TieFilter: Equatable, Sendable {
+  /// How ties are ordered. Each has the direction people expect first; `reverse` flips it.
+  public enum Sort: String, CaseIterable, Sendable {
+    /// R O Y G B I V, then by name: the app's order.
+    case key
+    /// A to Z.
+    case name
+    /// Highest first.
+    case rating
+    /// Most worn first.
+    case worn
+    /// Most recently worn first; never worn last.
+    case lastWorn = "last-worn"
+  }
+
+  public var favoritesOnly = false
+  public var minimumRating: Double?
+  public var maximumRating: Double?
+  /// Ties last worn at or after this date.
+  public var wornSince: Date?
+  /// Ties not worn since this date, never-worn ties included.
+  public var notWornSince: Date?
+  public var neverWorn = false
+  public var sort = Sort.key
+  public var reverse = false
+  public var limit: Int?
+
+  public init() {}
+}
+
+extension BowTieStore {
+  /// The ties that pass `filter`, in its order, without the photos' bytes.
+  public func ties(_ filter: TieFilter) throws(BowTieError) -> [BowTie] {
+    try read { db in
+      var request = BowTie.all().select(BowTie.allColumnsButPhotoBytes)
+      let columns = BowTie.Columns.self
+      if filter.favoritesOnly { request = request.filter(columns.isFavorite == true) }
+      if let minimum = filter.minimumRating { request = request.filter(columns.rating >= minimum) }
+      if let maximum = filter.maximumRating { request = request.filter(columns.rating <= maximum) }
+      if let since = filter.wornSince {
+        request = request.filter(columns.lastWorn >= StorageDate.format(since))
+      }
+      if let since = filter.notWornSince {
+        request = request.filter(columns.lastWorn == nil || columns.lastWorn < StorageDate.format(since))
+      }
+      if filter.neverWorn { request = request.filter(columns.timesWorn == 0) }
+      request = Self.order(request, filter.sort)
+      if filter.reverse { request = request.reversed() }
+      if let limit = filter.limit { request = request.limit(limit) }
+      return try request.fetchAll(db)
+    }
+  }
+
+  private static func order(_ request: QueryInterfaceRequest<BowTie>, _ sort: TieFilter.Sort)
+    -> QueryInterfaceRequest<BowTie>
+  {
+    let columns = BowTie.Columns.self
+    let appOrder = request.orderedLikeTheApp()
+    switch sort {
+    case .key: return appOrder
+    case .name: return request.order(columns.canonicalName, columns.canonicalKey)
+    case .rating: return request.order(columns.rating.desc, columns.canonicalName, columns.canonicalKey)
+    case .worn: return request.order(columns.timesWorn.desc, columns.canonicalName, columns.canonicalKey)
+    case .lastWorn:
+      return request.order(
+        columns.lastWorn == nil, columns.lastWorn.desc, columns.canonicalName,
+        columns.canonicalKey)
+    }
+  }
+}

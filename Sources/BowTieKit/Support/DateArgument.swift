@@ -1,0 +1,72 @@
+import Foundation
+
+/// A date as typed on a command line, or in a crontab line, where `%` cannot be typed.
+///
+/// Accepted: ISO 8601 (`2026-11-21`, `2026-11-21T08:00:00Z`, see ``ISO8601``), `now`,
+/// `today`, `yesterday`, and offsets back from today: `-30d` days, `-2w` weeks, `-3m`
+/// months, `-1y` years, `-12h` hours. Days and longer name whole days (midnight, local
+/// time), as `today` does; `now` and hours are instants.
+public struct DateArgument: Equatable, Sendable {
+  /// The instant, or the start of the day for whole-day forms.
+  public var date: Date
+  /// Whether the argument names a whole day (`2026-11-21`, `today`, `-30d`) rather than an instant.
+  public var isWholeDay: Bool
+
+  /// Parses `text` relative to `now` in `calendar`'s time zone, or returns nil.
+  public static func parse(_ text: String, now: Date = Date(), calendar: Calendar = .current)
+    -> DateArgument?
+  {
+    let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
+    let today = calendar.startOfDay(for: now)
+    switch trimmed {
+    case "now": return DateArgument(date: now, isWholeDay: false)
+    case "today": return DateArgument(date: today, isWholeDay: true)
+    case "yesterday":
+      return calendar.date(byAdding: .day, value: -1, to: today).map {
+        DateArgument(date: $0, isWholeDay: true)
+      }
+    default: break
+    }
+    if let offset = relative(trimmed, now: now, today: today, calendar: calendar) {
+      return offset
+    }
+    guard let date = ISO8601.parse(text.trimmingCharacters(in: .whitespaces)) else { return nil }
+    // "2026-11-21" alone names the day; anything with a time is an instant.
+    return DateArgument(date: date, isWholeDay: !text.contains(":"))
+  }
+
+  private static func relative(_ text: String, now: Date, today: Date, calendar: Calendar)
+    -> DateArgument?
+  {
+    guard text.count >= 3, text.first == "-", let unit = text.last,
+      let amount = Int(text.dropFirst().dropLast()), amount >= 0, amount <= 100_000
+    else { return nil }
+    let component: Calendar.Component
+    switch unit {
+    case "h":
+      return DateArgument(date: now.addingTimeInterval(-Double(amount) * 3600), isWholeDay: false)
+    case "d": component = .day
+    case "w": component = .weekOfYear
+    case "m": component = .month
+    case "y": component = .year
+    default: return nil
+    }
+    return calendar.date(byAdding: component, value: -amount, to: today).map {
+      DateArgument(date: $0, isWholeDay: true)
+    }
+  }
+
+  /// The end of what the argument names: the next midnight for a whole day, else the
+  /// instant itself. `--until 2026-11-21` includes all of that day.
+  public func end(in calendar: Calendar = .current) -> Date {
+    guard isWholeDay else { return date }
+    return calendar.date(byAdding: .day, value: 1, to: date) ?? date
+  }
+
+  /// What a command says when a date cannot be parsed.
+  public static func problem(_ text: String) -> BowTieError {
+    .invalidValue(
+      "'\(text)' is not a date: use 2026-11-21, 2026-11-21T08:00:00Z, now, today, yesterday, "
+        + "or -30d, -2w, -3m, -1y, -12h")
+  }
+}

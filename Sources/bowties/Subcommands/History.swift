@@ -1,0 +1,72 @@
+import ArgumentParser
+import BowTieKit
+import Foundation
+
+extension Bowties {
+  struct History: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "List the wears recorded by `wear`, newest first.",
+      discussion: """
+        Wears counted in a seed plist's timesWorn happened before the history began and \
+        are not listed. DATE is 2026-11-21, 2026-11-21T08:00:00Z, now, today, yesterday, \
+        or -30d, -2w, -3m, -1y, -12h; --until with a day includes that whole day.
+        """)
+
+    @Argument(help: ArgumentHelp("Only this tie's wears.", valueName: "tie"))
+    var tie: String?
+
+    @Option(
+      parsing: .unconditional,
+      help: ArgumentHelp("Only wears on or after this date.", valueName: "date"))
+    var since: String?
+
+    @Option(
+      parsing: .unconditional,
+      help: ArgumentHelp("Only wears up to this date.", valueName: "date"))
+    var until: String?
+
+    @OptionGroup var storeOptions: StoreOptions
+    @OptionGroup var output: OutputOptions
+
+    func validate() throws {
+      _ = try ExitStatus.validating(range)
+    }
+
+    func run() throws {
+      let store = try storeOptions.open()
+      let (start, end) = try range()
+      let records = try store.history(of: tie, since: start, until: end)
+      if output.json {
+        try TieOutput(json: true).printJSON(records.map(WearJSON.init))
+        return
+      }
+      for record in records {
+        let when = TieOutput.dateTimeFormatter.string(from: record.event.wornAt)
+        print("\(when)  \(record.searchKey)  \(record.name)")
+      }
+    }
+
+    private func range() throws(BowTieError) -> (Date?, Date?) {
+      let start = try since.map { text throws(BowTieError) in try DateParsing.parse(text).date }
+      let end = try until.map { text throws(BowTieError) in try DateParsing.parse(text).end() }
+      return (start, end)
+    }
+  }
+}
+
+/// One wear as `history --json` prints it.
+struct WearJSON: Encodable {
+  var id: Int64
+  var tieId: String
+  var searchKey: String
+  var name: String
+  var wornAt: Date
+
+  init(_ record: WearRecord) {
+    id = record.event.id ?? 0
+    tieId = record.event.tieID.uuidString
+    searchKey = record.searchKey
+    name = record.name
+    wornAt = record.event.wornAt
+  }
+}

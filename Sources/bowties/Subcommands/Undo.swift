@@ -1,0 +1,72 @@
+import ArgumentParser
+import BowTieKit
+import Foundation
+
+extension Bowties {
+  struct Undo: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Take back the most recent wear, rate or favorite; again for the one before.",
+      discussion: "The log keeps the last \(UndoEntry.capacity) changes, across runs.")
+
+    @OptionGroup var storeOptions: StoreOptions
+    @OptionGroup var output: OutputOptions
+
+    func run() throws {
+      let store = try storeOptions.open()
+      let undone = try store.undo()
+      if output.json {
+        try TieOutput(json: true).printJSON(UndoJSON(undone))
+      } else if let undone {
+        print(Self.describe(undone))
+      } else {
+        print("nothing to undo")
+      }
+    }
+
+    /// "undid wear of Red Bow Tie on Nov 21, 2026: worn 10 times"
+    static func describe(_ undone: UndoneChange) -> String {
+      let name = undone.tie.name
+      switch undone.change {
+      case .wear(_, let wornAt, _):
+        let day = TieOutput.dateFormatter.string(from: wornAt)
+        return "undid wear of \(name) on \(day): worn \(undone.tie.timesWorn) times"
+      case .rate(let previous, let new):
+        return "undid rating of \(name): \(BowTie.formatRating(new))/5 is back to "
+          + "\(BowTie.formatRating(previous))/5"
+      case .favorite(let previous, _):
+        return "undid favorite of \(name): \(previous ? "a favorite again" : "not a favorite again")"
+      }
+    }
+  }
+}
+
+/// What `undo --json` prints: `{"undone": null}` when there was nothing to undo.
+struct UndoJSON: Encodable {
+  struct Undone: Encodable {
+    var command: String
+    var description: String
+    var tie: TieJSON
+  }
+
+  var undone: Undone?
+
+  init(_ undone: UndoneChange?) {
+    self.undone = undone.map { change in
+      let command: String
+      switch change.change {
+      case .wear: command = "wear"
+      case .rate: command = "rate"
+      case .favorite: command = "favorite"
+      }
+      return Undone(
+        command: command, description: Bowties.Undo.describe(change), tie: TieJSON(change.tie))
+    }
+  }
+
+  func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(undone, forKey: .undone)
+  }
+
+  private enum CodingKeys: String, CodingKey { case undone }
+}

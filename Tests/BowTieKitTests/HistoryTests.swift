@@ -1,0 +1,193 @@
+import Foundation
+import GRDB
+import Testing
+
+@testable import BowTieKit
+
+@Suite("Wear history and undo")
+struct HistoryTests {
+  private let day: TimeInterval = 86_400
+  private let start = Date(timeIntervalSince1970: 1_795_248_000)  // 2026-11-21T08:00:00Z
+
+  private func seededStore() throws -> (TemporaryFolder, BowTieStore) {
+    let folder = TemporaryFolder()
+    let store = try folder.openStore()
+    try store.seed(SampleData.entries())
+    return (folder, store)
+  }
+
+  /// timesWorn == wearsBeforeHistory + events, for every tie, read with plain SQL.
+  private func countsAgree(_ folder: TemporaryFolder) throws -> Bool {
+    try DatabaseQueue(path: folder.storeURL.path).read { db in
+      try Int.fetchOne(
+        db,
+        sql: """
+          SELECT count(*) FROM bowTie
+          WHERE timesWorn != wearsBeforeHistory
+            + (SELECT count(*) FROM wearEvent WHERE tieId = bowTie.id)
+          """) == 0
+    }
+  }
+
+  @Test("each wear is an event; timesWorn is the seed's count plus the events")
+  func wearsAreEvents() throws {
+    let (folder, store) = try seededStore()
+    for offset in 0..<5 { try store.wear("R", on: start.addingTimeInterval(Double(offset) * day)) }
+    #expect(try store.tie(matching: "R").timesWorn == 15)
+    let history = try store.history(of: "r")
+    #expect(history.count == 5)
+    #expect(history.map(\.event.wornAt) == (0..<5).reversed().map { start.addingTimeInterval(Double($0) * day) })
+    #expect(try countsAgree(folder))
+  }
+
+  @Test("history filters by tie and by [since, until)")
+  func historyFilters() throws {
+    let (_, store) = try seededStore()
+    try store.wear("R", on: start)
+    try store.wear("B", on: start.addingTimeInterval(day))
+    try store.wear("R", on: start.addingTimeInterval(2 * day))
+    #expect(try store.history().map(\.searchKey) == ["R", "B", "R"])
+    #expect(try store.history(of: "B").count == 1)
+    let middle = try store.history(since: start.addingTimeInterval(day), until: start.addingTimeInterval(2 * day))
+    #expect(middle.map(\.searchKey) == ["B"])
+  }
+
+  @Test("a wear dated before the last one does not move lastWorn back")
+  func backfill() throws {
+    let (_, store) = try seededStore()
+    try store.wear("R", on: start)
+    let earlier = try store.wear("R", on: start.addingTimeInterval(-30 * day))
+    #expect(earlier.lastWorn == start && earlier.timesWorn == 12)
+  }
+
+  @Test("undo walks back through wear, rate and favorite, then says there is nothing left")
+  func undoWalksBack() throws {
+    let (folder, store) = try seededStore()
+    let before = try store.tie(matching: "I")
+    try store.wear("I", on: start)
+    try store.rate("I", rating: 5)
+    try store.favorite("I", .toggle)
+    #expect(try store.undo()?.change == .favorite(previous: false, new: true))
+    #expect(try store.undo()?.change == .rate(previous: 3, new: 5))
+    let wear = try #require(try store.undo())
+    guard case .wear(_, start, nil) = wear.change else {
+      Issue.record("expected the wear, got \(wear.change)")
+      return
+    }
+    #expect(wear.tie.timesWorn == 0 && wear.tie.lastWorn == nil)
+    #expect(try store.undo() == nil)
+    let after = try store.tie(matching: "I")
+    #expect(after == before)
+    #expect(try store.history(of: "I").isEmpty)
+    #expect(try countsAgree(folder))
+  }
+
+  @Test("the undo log survives reopening and keeps the last 100 changes")
+  func undoLogIsBounded() throws {
+    let (folder, store) = try seededStore()
+    for index in 0..<(UndoEntry.capacity + 5) {
+      try store.rate("R", rating: Double(index % 5))
+    }
+    let reopened = try folder.openStore()
+    var undone = 0
+    while try reopened.undo() != nil { undone += 1 }
+    #expect(undone == UndoEntry.capacity)
+    // The oldest five changes were forgotten: the rating is what the fifth change set.
+    #expect(try reopened.tie(matching: "R").rating == 4)
+  }
+
+  @Test("an undo that would leave an invalid tie changes nothing and stays in the log")
+  func undoValidates() throws {
+    let (folder, store) = try seededStore()
+    let tie = try store.tie(matching: "R")
+    try DatabaseQueue(path: folder.storeURL.path).write { db in
+      var entry = UndoEntry(madeAt: start, tieID: tie.id, change: .rate(previous: 9, new: 4))
+      try entry.insert(db)
+    }
+    #expect(throws: BowTieError.self) { try store.undo() }
+    #expect(try store.tie(matching: "R").rating == 4)
+    let entries = try DatabaseQueue(path: folder.storeURL.path).read { db in try UndoEntry.fetchCount(db) }
+    #expect(entries == 1)
+  }
+
+  @Test("a replacing seed may not set timesWorn below the recorded wears")
+  func replaceKeepsCountsHonest() throws {
+    let (folder, store) = try seededStore()
+    try store.wear("I", on: start)
+    try store.wear("I", on: start)
+    var entries = try SampleData.entries()
+    #expect(entries[5].tie.searchKey == "I" && entries[5].tie.timesWorn == 0)
+    #expect(throws: BowTieError.self) { try store.seed([entries[5]], replacing: true) }
+    entries[5].tie.timesWorn = 5
+    try store.seed([entries[5]], replacing: true)
+    #expect(try store.tie(matching: "I").timesWorn == 5)
+    try store.wear("I", on: start)
+    #expect(try store.tie(matching: "I").timesWorn == 6)
+    #expect(try countsAgree(folder))
+  }
+
+  @Test("a store from before the history upgrades with its counts as the baseline")
+  func upgradeFromVersion1() throws {
+    let folder = TemporaryFolder()
+    ColorAttributeTransformer.register()
+    let queue = try DatabaseQueue(path: folder.storeURL.path)
+    try Schema.migrator.migrate(queue, upTo: "v1: bow ties")
+    try queue.write { db in
+      try db.execute(
+        sql: """
+          INSERT INTO bowTie (id, name, canonicalName, searchKey, canonicalKey, rating, timesWorn)
+          VALUES ('0B0771E5-0000-4000-8000-000000000001', 'Red Bow Tie', 'red bow tie', 'R', 'r', 4, 10)
+          """)
+    }
+    try queue.close()
+    let store = try folder.openStore()
+    try store.wear("R", on: start)
+    #expect(try store.tie(matching: "R").timesWorn == 11)
+    #expect(try countsAgree(folder))
+  }
+}
+
+@Suite("Dates on the command line")
+struct DateArgumentTests {
+  private var calendar: Calendar {
+    var calendar = Calendar(identifier: .gregorian)
+    calendar.timeZone = TimeZone(identifier: "Europe/Paris")!
+    return calendar
+  }
+
+  // 2026-11-21T15:30:00Z, 16:30 in Paris.
+  private let now = Date(timeIntervalSince1970: 1_795_275_000)
+
+  private func parse(_ text: String) -> DateArgument? {
+    DateArgument.parse(text, now: now, calendar: calendar)
+  }
+
+  private func parisMidnight(_ year: Int, _ month: Int, _ day: Int) -> Date {
+    calendar.date(from: DateComponents(year: year, month: month, day: day))!
+  }
+
+  @Test("relative forms")
+  func relative() {
+    #expect(parse("now") == DateArgument(date: now, isWholeDay: false))
+    #expect(parse("today") == DateArgument(date: parisMidnight(2026, 11, 21), isWholeDay: true))
+    #expect(parse("Yesterday") == DateArgument(date: parisMidnight(2026, 11, 20), isWholeDay: true))
+    #expect(parse("-30d")?.date == parisMidnight(2026, 10, 22))
+    #expect(parse("-2w")?.date == parisMidnight(2026, 11, 7))
+    #expect(parse("-3m")?.date == parisMidnight(2026, 8, 21))
+    #expect(parse("-1y")?.date == parisMidnight(2025, 11, 21))
+    #expect(parse("-12h") == DateArgument(date: now.addingTimeInterval(-43_200), isWholeDay: false))
+  }
+
+  @Test("ISO 8601: a day is whole, a time is an instant")
+  func iso() {
+    #expect(parse("2026-11-21T08:00:00Z") == DateArgument(date: Date(timeIntervalSince1970: 1_795_248_000), isWholeDay: false))
+    let day = parse("2026-11-21")
+    #expect(day?.isWholeDay == true)
+    #expect(day?.end(in: calendar).timeIntervalSince(day?.date ?? now) == 86_400)
+  }
+
+  @Test("refusals", arguments: ["", "last week", "-d", "30d", "-30x", "+3d", "-1.5d", "2026/11/21", "-999999d"])
+  func refusals(text: String) {
+    #expect(parse(text) == nil)
+  }
+}
