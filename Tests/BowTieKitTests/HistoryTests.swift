@@ -36,7 +36,9 @@ struct HistoryTests {
     #expect(try store.tie(matching: "R").timesWorn == 15)
     let history = try store.history(of: "r")
     #expect(history.count == 5)
-    #expect(history.map(\.event.wornAt) == (0..<5).reversed().map { start.addingTimeInterval(Double($0) * day) })
+    #expect(
+      history.map(\.event.wornAt)
+        == (0..<5).reversed().map { start.addingTimeInterval(Double($0) * day) })
     #expect(try countsAgree(folder))
   }
 
@@ -48,7 +50,8 @@ struct HistoryTests {
     try store.wear("R", on: start.addingTimeInterval(2 * day))
     #expect(try store.history().map(\.searchKey) == ["R", "B", "R"])
     #expect(try store.history(of: "B").count == 1)
-    let middle = try store.history(since: start.addingTimeInterval(day), until: start.addingTimeInterval(2 * day))
+    let middle = try store.history(
+      since: start.addingTimeInterval(day), until: start.addingTimeInterval(2 * day))
     #expect(middle.map(\.searchKey) == ["B"])
   }
 
@@ -106,7 +109,9 @@ struct HistoryTests {
     }
     #expect(throws: BowTieError.self) { try store.undo() }
     #expect(try store.tie(matching: "R").rating == 4)
-    let entries = try DatabaseQueue(path: folder.storeURL.path).read { db in try UndoEntry.fetchCount(db) }
+    let entries = try DatabaseQueue(path: folder.storeURL.path).read { db in
+      try UndoEntry.fetchCount(db)
+    }
     #expect(entries == 1)
   }
 
@@ -180,13 +185,17 @@ struct DateArgumentTests {
 
   @Test("ISO 8601: a day is whole, a time is an instant")
   func iso() {
-    #expect(parse("2026-11-21T08:00:00Z") == DateArgument(date: Date(timeIntervalSince1970: 1_795_248_000), isWholeDay: false))
+    #expect(
+      parse("2026-11-21T08:00:00Z")
+        == DateArgument(date: Date(timeIntervalSince1970: 1_795_248_000), isWholeDay: false))
     let day = parse("2026-11-21")
     #expect(day?.isWholeDay == true)
     #expect(day?.end(in: calendar).timeIntervalSince(day?.date ?? now) == 86_400)
   }
 
-  @Test("refusals", arguments: ["", "last week", "-d", "30d", "-30x", "+3d", "-1.5d", "2026/11/21", "-999999d"])
+  @Test(
+    "refusals",
+    arguments: ["", "last week", "-d", "30d", "-30x", "+3d", "-1.5d", "2026/11/21", "-999999d"])
   func refusals(text: String) {
     #expect(parse(text) == nil)
   }

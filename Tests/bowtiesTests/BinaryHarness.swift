@@ -3,7 +3,7 @@ import Foundation
 /// Runs the `bowties` binary as a user would. By default the debug build beside the
 /// test bundle; `BOWTIES_BINARY` points the same tests at the build that ships.
 struct Bowtie: Sendable {
-  struct Result: Sendable {
+  struct Result: Equatable, Sendable {
     var status: Int32
     var stdout: String
     var stderr: String

@@ -19,7 +19,8 @@ public struct ReportBuilder: Sendable {
 
   public func build(from store: BowTieStore) throws(BowTieError) -> Report {
     let ties = try store.allTies()
-    let endOfDay = calendar.date(byAdding: .day, value: 1, to: calendar.startOfDay(for: asOf)) ?? asOf
+    let endOfDay =
+      calendar.date(byAdding: .day, value: 1, to: calendar.startOfDay(for: asOf)) ?? asOf
     let monthStarts = monthStarts()
     let wears = try store.wearDates(since: monthStarts.first ?? asOf, until: endOfDay)
     return build(ties: ties, wears: wears, monthStarts: monthStarts)

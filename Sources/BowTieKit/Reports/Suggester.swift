@@ -17,7 +17,9 @@ public enum Suggester {
     for ties: [BowTie], asOf: Date, calendar: Calendar, count: Int = 1
   ) -> [Report.Suggestion] {
     let mostRecent = ties.compactMap(\.lastWorn).max()
-    let candidates = ties.enumerated().filter { $0.element.lastWorn == nil || $0.element.lastWorn != mostRecent }
+    let candidates = ties.enumerated().filter {
+      $0.element.lastWorn == nil || $0.element.lastWorn != mostRecent
+    }
     let scored = candidates.map { index, tie -> (Report.Suggestion, Int) in
       let line = ReportBuilder.line(for: tie, asOf: asOf, calendar: calendar)
       let days = line.daysSinceWorn ?? neverWornDays

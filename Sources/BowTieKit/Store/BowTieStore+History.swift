@@ -68,7 +68,9 @@ extension BowTieStore {
     try write { db, _ in
       while let entry = try UndoEntry.order(UndoEntry.Columns.id.desc).fetchOne(db) {
         _ = try entry.delete(db)
-        guard var tie = try BowTie.filter(key: entry.tieID.uuidString).fetchOne(db) else { continue }
+        guard var tie = try BowTie.filter(key: entry.tieID.uuidString).fetchOne(db) else {
+          continue
+        }
         switch entry.change {
         case .wear(let eventID, _, let previousLastWorn):
           if try WearEvent.deleteOne(db, key: eventID) {

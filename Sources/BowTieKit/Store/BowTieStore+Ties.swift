@@ -198,7 +198,9 @@ extension BowTieStore {
     }
     // timesWorn is what the caller says the tie has been worn in all; the recorded
     // events are part of that count, so the rest came from before the history.
-    let events = existing == nil ? 0 : try WearEvent.filter(WearEvent.Columns.tieID == tie.id.uuidString).fetchCount(db)
+    let events =
+      existing == nil
+      ? 0 : try WearEvent.filter(WearEvent.Columns.tieID == tie.id.uuidString).fetchCount(db)
     guard Int(tie.timesWorn) >= events else {
       throw BowTieError.invalidTie(
         name: tie.name,

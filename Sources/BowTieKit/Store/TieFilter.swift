@@ -45,7 +45,8 @@ extension BowTieStore {
         request = request.filter(columns.lastWorn >= StorageDate.format(since))
       }
       if let since = filter.notWornSince {
-        request = request.filter(columns.lastWorn == nil || columns.lastWorn < StorageDate.format(since))
+        request = request.filter(
+          columns.lastWorn == nil || columns.lastWorn < StorageDate.format(since))
       }
       if filter.neverWorn { request = request.filter(columns.timesWorn == 0) }
       request = Self.order(request, filter.sort)
@@ -63,8 +64,10 @@ extension BowTieStore {
     switch sort {
     case .key: return appOrder
     case .name: return request.order(columns.canonicalName, columns.canonicalKey)
-    case .rating: return request.order(columns.rating.desc, columns.canonicalName, columns.canonicalKey)
-    case .worn: return request.order(columns.timesWorn.desc, columns.canonicalName, columns.canonicalKey)
+    case .rating:
+      return request.order(columns.rating.desc, columns.canonicalName, columns.canonicalKey)
+    case .worn:
+      return request.order(columns.timesWorn.desc, columns.canonicalName, columns.canonicalKey)
     case .lastWorn:
       return request.order(
         columns.lastWorn == nil, columns.lastWorn.desc, columns.canonicalName,

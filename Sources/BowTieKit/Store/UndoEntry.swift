@@ -50,7 +50,8 @@ extension UndoEntry: FetchableRecord, MutablePersistableRecord {
     else {
       throw BowTieError.storeUnreadable(path: "", reason: "an undo entry cannot be read")
     }
-    self.init(id: row[Columns.id], madeAt: try StorageDate.parse(madeText), tieID: tieID, change: change)
+    self.init(
+      id: row[Columns.id], madeAt: try StorageDate.parse(madeText), tieID: tieID, change: change)
   }
 
   public func encode(to container: inout PersistenceContainer) throws {

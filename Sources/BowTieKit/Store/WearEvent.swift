@@ -36,7 +36,8 @@ extension WearEvent: FetchableRecord, MutablePersistableRecord {
     let tieText: String = try row.decode(forColumn: Columns.tieID.name)
     let wornText: String = try row.decode(forColumn: Columns.wornAt.name)
     guard let tieID = UUID(uuidString: tieText) else {
-      throw BowTieError.storeUnreadable(path: "", reason: "a wear's tie id '\(tieText)' is not a UUID")
+      throw BowTieError.storeUnreadable(
+        path: "", reason: "a wear's tie id '\(tieText)' is not a UUID")
     }
     self.init(id: row[Columns.id], tieID: tieID, wornAt: try StorageDate.parse(wornText))
   }

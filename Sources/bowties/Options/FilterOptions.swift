@@ -17,12 +17,14 @@ struct FilterOptions: ParsableArguments {
 
   @Option(
     parsing: .unconditional,
-    help: ArgumentHelp("Only ties last worn on or after this date (-30d, 2026-11-01…).", valueName: "date"))
+    help: ArgumentHelp(
+      "Only ties last worn on or after this date (-30d, 2026-11-01…).", valueName: "date"))
   var wornSince: String?
 
   @Option(
     parsing: .unconditional,
-    help: ArgumentHelp("Only ties not worn since this date, never-worn ones included.", valueName: "date"))
+    help: ArgumentHelp(
+      "Only ties not worn since this date, never-worn ones included.", valueName: "date"))
   var notWornSince: String?
 
   @Flag(help: "Only ties never worn.")
@@ -54,8 +56,12 @@ struct FilterOptions: ParsableArguments {
     filter.favoritesOnly = favorites
     filter.minimumRating = try minRating.map(BowTie.parseRating)
     filter.maximumRating = try maxRating.map(BowTie.parseRating)
-    filter.wornSince = try wornSince.map { text throws(BowTieError) in try DateParsing.parse(text).date }
-    filter.notWornSince = try notWornSince.map { text throws(BowTieError) in try DateParsing.parse(text).date }
+    filter.wornSince = try wornSince.map { text throws(BowTieError) in
+      try DateParsing.parse(text).date
+    }
+    filter.notWornSince = try notWornSince.map { text throws(BowTieError) in
+      try DateParsing.parse(text).date
+    }
     filter.neverWorn = neverWorn
     filter.sort = sort
     filter.reverse = reverse

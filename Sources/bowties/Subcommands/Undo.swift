@@ -34,7 +34,8 @@ extension Bowties {
         return "undid rating of \(name): \(BowTie.formatRating(new))/5 is back to "
           + "\(BowTie.formatRating(previous))/5"
       case .favorite(let previous, _):
-        return "undid favorite of \(name): \(previous ? "a favorite again" : "not a favorite again")"
+        return
+          "undid favorite of \(name): \(previous ? "a favorite again" : "not a favorite again")"
       }
     }
   }
