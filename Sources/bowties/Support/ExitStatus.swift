@@ -39,11 +39,20 @@ enum ExitStatus {
     }
   }
 
-  /// Prints one clear line on stderr and exits. Argument-parsing errors, help and
-  /// version requests go to ArgumentParser, which prints usage and exits 64 (or 0).
+  /// Prints one clear line on stderr and exits with the error's code: 64 for a usage
+  /// error. Help and version requests print as ArgumentParser prints them, and exit 0.
   static func exit(with error: any Error) -> Never {
-    guard let error = error as? BowTieError else { Bowties.exit(withError: error) }
-    Terminal.error(error.localizedDescription)
-    Foundation.exit(code(for: error))
+    if let error = error as? BowTieError {
+      Terminal.error(error.localizedDescription)
+      Foundation.exit(code(for: error))
+    }
+    let status = Bowties.exitCode(for: error)
+    let message = Bowties.message(for: error)
+    // Help, --version and exits a validate() already reported: ArgumentParser's own way.
+    guard status != .success, !message.isEmpty else { Bowties.exit(withError: error) }
+    // Anything else is one line, so a cron mail or a script's log says it plainly.
+    let firstLine = message.split(separator: "\n").first.map(String.init) ?? message
+    Terminal.error("\(firstLine) (see --help)")
+    Foundation.exit(status.rawValue)
   }
 }

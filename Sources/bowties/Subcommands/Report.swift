@@ -1,0 +1,59 @@
+import ArgumentParser
+import BowTieKit
+import Foundation
+
+extension ReportFormat: ExpressibleByArgument {}
+
+extension Bowties {
+  struct Report: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Summarize the wardrobe: counts, most and least worn, stale ties, wears per "
+        + "month, ratings and a suggestion.",
+      discussion: """
+        Made for cron: no color, pager, prompt or terminal-width guessing; nothing on \
+        stderr on success; one line on stderr and a non-zero exit on failure. Days and \
+        months are counted in the local time zone ($TZ). With --as-of, the same store \
+        gives the same bytes.
+        """)
+
+    @Option(help: "text, markdown, html, json or csv.")
+    var format: ReportFormat = .text
+
+    @OptionGroup var asOfOptions: AsOfOptions
+
+    @Option(help: ArgumentHelp("A tie not worn for this many days is stale.", valueName: "n"))
+    var staleDays = 30
+
+    @Option(help: ArgumentHelp("How many months of wears to chart.", valueName: "n"))
+    var months = 12
+
+    @Option(
+      name: .shortAndLong,
+      help: ArgumentHelp(
+        "Write the report to this file (whole or not at all) instead of stdout.",
+        valueName: "file"))
+    var output: String?
+
+    @OptionGroup var storeOptions: StoreOptions
+
+    func validate() throws {
+      guard staleDays >= 1 else { throw ValidationError("--stale-days must be 1 or more") }
+      guard (1...120).contains(months) else {
+        throw ValidationError("--months must be from 1 to 120")
+      }
+    }
+
+    func run() throws {
+      let store = try storeOptions.open()
+      let builder = ReportBuilder(
+        asOf: try asOfOptions.date(), staleDays: staleDays, months: months)
+      let report = try builder.build(from: store)
+      let text = ReportRenderer.render(report, as: format, locale: Terminal.locale)
+      if let output, output != "-" {
+        try AtomicFile.write(Data(text.utf8), to: URL(fileURLWithPath: output))
+      } else {
+        FileHandle.standardOutput.write(Data(text.utf8))
+      }
+    }
+  }
+}
