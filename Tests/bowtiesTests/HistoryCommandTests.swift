@@ -98,3 +98,86 @@ struct HistoryCommandTests {
         == "Violet Bow Tie (V): not worn for 332 days, rated 1.5/5\n")
   }
 }
+
+@Suite("report")
+struct ReportCommandTests {
+  private func seededWithWears() throws -> Bowtie {
+    let bowtie = Bowtie()
+    for (key, date) in [
+      ("R", "2026-10-02T09:00:00Z"), ("R", "2026-11-03T09:00:00Z"), ("G", "2026-11-10T09:00:00Z"),
+    ] {
+      try bowtie("wear", key, "--date", date)
+    }
+    return bowtie
+  }
+
+  @Test(
+    "every format is the same bytes for the same store and --as-of, with nothing on stderr",
+    arguments: ["text", "markdown", "html", "json", "csv"])
+  func reproducible(format: String) throws {
+    let bowtie = try seededWithWears()
+    defer { bowtie.remove() }
+    let first = try bowtie("report", "--format", format, "--as-of", "2026-11-21")
+    let second = try bowtie("report", "--format", format, "--as-of", "2026-11-21")
+    #expect(first.status == 0 && first.stderr.isEmpty)
+    #expect(first.stdout == second.stdout)
+    #expect(!first.stdout.contains("\u{1B}"))
+    #expect(first.stdout.contains("Indigo Bow Tie"))
+  }
+
+  @Test("the text report covers every section, as of the given day")
+  func textSections() throws {
+    let bowtie = try seededWithWears()
+    defer { bowtie.remove() }
+    let text = try bowtie("report", "--as-of", "2026-11-21", "--months", "3", "--stale-days", "60")
+      .stdout
+    for needle in [
+      "as of Nov 21, 2026", "Ties            7", "Favorites       3",
+      "Suggestion: Indigo Bow Tie (I)",
+      "Most worn", "Blue Bow Tie", "Least worn", "Violet Bow Tie", "Never worn",
+      "Not worn in the last 60 days", "Wears per month (last 3 months)",
+      "Oct 2026  ████████████████████ 1", "Nov 2026  ████████████████████████████████████████ 2",
+      "Rating distribution",
+    ] {
+      #expect(text.contains(needle), "missing \(needle)")
+    }
+  }
+
+  @Test("JSON has the documented shape; CSV has a header and a row per tie")
+  func machineFormats() throws {
+    let bowtie = try seededWithWears()
+    defer { bowtie.remove() }
+    let json = try bowtie("report", "--format", "json", "--as-of", "2026-11-21").stdout
+    let object = try #require(
+      try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+    #expect(object["format"] as? String == "bowties-report" && object["version"] as? Int == 1)
+    #expect(object["tieCount"] as? Int == 7)
+    #expect((object["wearsPerMonth"] as? [[String: Any]])?.count == 12)
+    let csv = try bowtie("report", "--format", "csv", "--as-of", "2026-11-21").stdout
+    let rows = csv.split(separator: "\n")
+    #expect(
+      rows.first == "searchKey,name,rating,timesWorn,lastWorn,daysSinceWorn,isFavorite,color,status"
+    )
+    #expect(rows.count == 8)
+  }
+
+  @Test("--output writes the whole file or nothing; a failure is one line on stderr")
+  func output() throws {
+    let bowtie = try seededWithWears()
+    defer { bowtie.remove() }
+    let file = bowtie.folder.appendingPathComponent("report.html")
+    let written = try bowtie("report", "--format", "html", "--output", file.path)
+    #expect(written.status == 0 && written.stdout.isEmpty && written.stderr.isEmpty)
+    let html = try String(contentsOf: file, encoding: .utf8)
+    #expect(html.hasPrefix("<!DOCTYPE html>") && html.hasSuffix("</html>\n"))
+    let failed = try bowtie(
+      "report", "--output", bowtie.folder.appendingPathComponent("no/such/dir/r.txt").path)
+    #expect(failed.status == 73)
+    #expect(failed.stderr.split(separator: "\n").count == 1)
+    #expect(failed.stderr.hasPrefix("bowties: cannot write "))
+    let bad = try bowtie("report", "--format", "pdf")
+    #expect(bad.status == 64 && bad.stderr.split(separator: "\n").count == 1)
+    let badDate = try bowtie("report", "--as-of", "someday")
+    #expect(badDate.status == 65 && badDate.stderr.split(separator: "\n").count == 1)
+  }
+}
