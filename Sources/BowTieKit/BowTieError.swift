@@ -48,6 +48,8 @@ public enum BowTieError: Error, Equatable, Sendable {
   case storeBusy(path: String)
   /// The value transformer the model names is not registered.
   case transformerNotRegistered(String)
+  /// The tie has no photo to write out.
+  case noPhoto(tie: String)
   /// A tie's photo lives in a file that is missing or unreadable.
   case photoUnavailable(tie: String, path: String, reason: String)
 }
@@ -102,6 +104,8 @@ extension BowTieError: LocalizedError {
     case .transformerNotRegistered(let name):
       return "the value transformer '\(name)' is not registered; "
         + "call \(name).register() before opening the store"
+    case .noPhoto(let tie):
+      return "\(tie) has no photo"
     case .photoUnavailable(let tie, let path, let reason):
       return "\(tie): photo file \(path) \(reason)"
     }

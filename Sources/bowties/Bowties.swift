@@ -25,7 +25,7 @@ struct Bowties: ParsableCommand {
     version: "0.1.0",
     subcommands: [
       Seed.self, Show.self, List.self, Wear.self, Rate.self, Favorite.self, History.self,
-      Undo.self, Suggest.self, Report.self,
+      Undo.self, Suggest.self, Report.self, Add.self, Edit.self, Remove.self, Photo.self,
     ]
   )
 

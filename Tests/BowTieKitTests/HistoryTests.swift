@@ -77,7 +77,7 @@ struct HistoryTests {
       Issue.record("expected the wear, got \(wear.change)")
       return
     }
-    #expect(wear.tie.timesWorn == 0 && wear.tie.lastWorn == nil)
+    #expect(wear.tie?.timesWorn == 0 && wear.tie?.lastWorn == nil)
     #expect(try store.undo() == nil)
     let after = try store.tie(matching: "I")
     #expect(after == before)

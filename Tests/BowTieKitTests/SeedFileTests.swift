@@ -138,6 +138,25 @@ struct SeedFileTests {
     #expect(refusal([extra]).contains("ratng is not a known key"))
   }
 
+  @Test("a price may be a string or a number, and stays exact")
+  func prices() throws {
+    var asString = tieEntry("A", key: "A")
+    asString["price"] = "19.99"
+    var asReal = tieEntry("B", key: "B")
+    asReal["price"] = 19.99
+    var asInteger = tieEntry("C", key: "C")
+    asInteger["price"] = 5
+    let entries = try parse([asString, asReal, asInteger])
+    #expect(entries.map(\.tie.price) == [Decimal(string: "19.99"), Decimal(string: "19.99"), 5])
+    var bad = tieEntry("D", key: "D")
+    bad["price"] = "cheap"
+    #expect(refusal([bad]).contains("price 'cheap' is not an amount"))
+    bad["price"] = -3
+    #expect(refusal([bad]).contains("price '-3' is not an amount"))
+    bad["price"] = true
+    #expect(refusal([bad]).contains("price must be an amount, found a boolean"))
+  }
+
   @Test("duplicate ids or search keys in one plist")
   func duplicates() {
     let id = UUID().uuidString

@@ -20,6 +20,7 @@ struct CommandTests {
           Last worn   Oct 14, 2026
           Favorite    yes
           URL         https://en.wikipedia.org/wiki/Bow_tie
+          Price       none
           Color       #EF3024
           Photo       \(try photoSize(bowtie, "R")) bytes
 
@@ -48,7 +49,7 @@ struct CommandTests {
     #expect(
       Set(object.keys) == [
         "id", "name", "searchKey", "rating", "timesWorn", "lastWorn", "isFavorite", "url",
-        "tintColor", "photoBytes",
+        "price", "tintColor", "photoBytes",
       ])
     #expect(object["name"] as? String == "Green Bow Tie")
     #expect(object["id"] as? String == "0B0771E5-0000-4000-8000-000000000004")

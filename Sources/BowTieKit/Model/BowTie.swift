@@ -17,6 +17,8 @@ public struct BowTie: Identifiable, Equatable, Sendable {
   public var isFavorite: Bool
   /// Where the tie can be bought.
   public var url: URL?
+  /// What the tie cost: exact, in the owner's currency.
+  public var price: Decimal?
   /// The tie's color. `nil` either because the tie has none or because the stored
   /// archive could not be decoded; ``colorIssue`` tells which.
   public var tintColor: TieColor?
@@ -46,6 +48,7 @@ public struct BowTie: Identifiable, Equatable, Sendable {
     lastWorn: Date? = nil,
     isFavorite: Bool = false,
     url: URL? = nil,
+    price: Decimal? = nil,
     tintColor: TieColor? = nil,
     photoData: Data? = nil
   ) {
@@ -57,6 +60,7 @@ public struct BowTie: Identifiable, Equatable, Sendable {
     self.lastWorn = lastWorn
     self.isFavorite = isFavorite
     self.url = url
+    self.price = price
     self.tintColor = tintColor
     self.photoData = photoData
   }
@@ -111,6 +115,9 @@ extension BowTie {
     if let url, let reason = Self.urlProblem(url.absoluteString) {
       return ValidationFailure(attribute: "url", reason: reason)
     }
+    if let price, let reason = Self.priceProblem(price) {
+      return ValidationFailure(attribute: "price", reason: reason)
+    }
     return nil
   }
 
@@ -147,6 +154,37 @@ extension BowTie {
       url.host != nil || scheme == "mailto"
     else { return "'\(text)' is not an absolute URL" }
     return nil
+  }
+
+  /// The most a price may be, and how many decimal places it may have.
+  public static let maximumPrice = Decimal(1_000_000_000)
+  public static let maximumPriceScale = 4
+
+  static func priceProblem(_ price: Decimal) -> String? {
+    if price.isNaN { return "is not a number" }
+    if price < 0 { return "\(price) is negative" }
+    if price > maximumPrice { return "\(price) is above \(maximumPrice)" }
+    if price.exponent < -maximumPriceScale {
+      return "\(price) has more than \(maximumPriceScale) decimal places"
+    }
+    return nil
+  }
+
+  /// Parses a price as typed or as a seed file's string: digits with an optional dot
+  /// and decimals (`19.99`), whatever the locale. Exact: `Decimal`, never `Double`.
+  public static func parsePrice(_ text: String) throws(BowTieError) -> Decimal {
+    let trimmed = text.trimmingCharacters(in: .whitespaces)
+    let parts = trimmed.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+    let isDecimal =
+      !trimmed.isEmpty && parts.allSatisfy { $0.allSatisfy { $0.isASCII && $0.isNumber } }
+      && !(parts.first?.isEmpty ?? true) && !(parts.count == 2 && parts[1].isEmpty)
+    guard isDecimal, let value = Decimal(string: trimmed, locale: Locale(identifier: "en_US_POSIX"))
+    else {
+      let hint = trimmed.contains(",") ? " (write decimals with a dot: 19.99)" : ""
+      throw .invalidValue("'\(text)' is not a price: use an amount such as 19.99\(hint)")
+    }
+    if let problem = priceProblem(value) { throw .invalidValue("price \(problem)") }
+    return value
   }
 
   /// Renders a rating without a trailing ".0", the way people write them: 4, 4.5.

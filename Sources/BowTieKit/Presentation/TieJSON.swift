@@ -2,7 +2,7 @@ import Foundation
 
 /// A tie as `show --json` and `list --json` print it: the seed plist's keys, with
 /// `lastWorn` in ISO 8601 UTC, `tintColor` as `{red, green, blue}` and `id` as a
-/// UUID string, plus `photoBytes`. A color that could not be decoded is `null`, with
+/// UUID string, `price` as an exact decimal string, plus `photoBytes`. A color that could not be decoded is `null`, with
 /// `tintColorUnreadable: true`.
 public struct TieJSON: Codable, Equatable, Sendable {
   public struct RGB: Codable, Equatable, Sendable {
@@ -17,6 +17,8 @@ public struct TieJSON: Codable, Equatable, Sendable {
   public var lastWorn: String?
   public var isFavorite: Bool
   public var url: String?
+  /// Exact, as a string: "19.99".
+  public var price: String?
   public var tintColor: RGB?
   public var tintColorUnreadable: Bool?
   public var photoBytes: Int
@@ -30,6 +32,7 @@ public struct TieJSON: Codable, Equatable, Sendable {
     lastWorn = tie.lastWorn.map(ISO8601.formatUTC)
     isFavorite = tie.isFavorite
     url = tie.url?.absoluteString
+    price = tie.price.map { NSDecimalNumber(decimal: $0).stringValue }
     tintColor = tie.tintColor.map {
       RGB(red: Int($0.red), green: Int($0.green), blue: Int($0.blue))
     }
@@ -48,6 +51,7 @@ public struct TieJSON: Codable, Equatable, Sendable {
     try container.encode(lastWorn, forKey: .lastWorn)
     try container.encode(isFavorite, forKey: .isFavorite)
     try container.encode(url, forKey: .url)
+    try container.encode(price, forKey: .price)
     try container.encode(tintColor, forKey: .tintColor)
     try container.encodeIfPresent(tintColorUnreadable, forKey: .tintColorUnreadable)
     try container.encode(photoBytes, forKey: .photoBytes)

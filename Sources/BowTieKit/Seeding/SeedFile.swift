@@ -29,7 +29,7 @@ public enum SeedFile {
 
   static let knownKeys: Set<String> = [
     "id", "name", "searchKey", "rating", "tintColor", "imageName", "lastWorn", "timesWorn",
-    "isFavorite", "url",
+    "isFavorite", "url", "price",
   ]
 
   /// Parses and validates a whole XML or binary property list.
@@ -106,6 +106,7 @@ public enum SeedFile {
       if let problem = BowTie.urlProblem(text) { throw reader.failure("url", problem) }
       tie.url = URL(string: text)
     }
+    tie.price = try reader.price()
     if let failure = tie.validationFailure {
       throw reader.failure(failure.attribute, failure.reason)
     }
@@ -218,6 +219,27 @@ private struct EntryReader {
     case .real(let value): return value
     case .integer(let value): return Double(value)
     case let other: throw failure("rating", "must be a number, found \(other.kind)")
+    }
+  }
+
+  /// A price as a string ("19.99", exact) or a number; a real is read through its
+  /// shortest decimal form, so `<real>19.99</real>` is 19.99 and not 19.989999….
+  func price() throws(BowTieError) -> Decimal? {
+    guard let raw = fields["price"] else { return nil }
+    let text: String
+    switch PlistValue(raw) {
+    case .string(let value): text = value
+    case .integer(let value): text = String(value)
+    case .real(let value) where value.isFinite: text = "\(value)"
+    case let other: throw failure("price", "must be an amount, found \(other.kind)")
+    }
+    do {
+      return try BowTie.parsePrice(text)
+    } catch {
+      throw failure(
+        "price",
+        "'\(text)' is not an amount from 0 to \(BowTie.maximumPrice) with at most \(BowTie.maximumPriceScale) decimals"
+      )
     }
   }
 

@@ -27,6 +27,7 @@ extension BowTie: FetchableRecord, PersistableRecord {
     public static let photoFile = Column("photoFile")
     public static let photoSize = Column("photoSize")
     public static let wearsBeforeHistory = Column("wearsBeforeHistory")
+    public static let price = Column("price")
   }
 
   /// Every column but the photo's bytes: what listings fetch.
@@ -54,6 +55,13 @@ extension BowTie: FetchableRecord, PersistableRecord {
     externalPhotoName = try Self.decode(row, Columns.photoFile)
     storedPhotoByteCount = try Self.decode(row, Columns.photoSize)
     wearsBeforeHistory = try Self.decode(row, Columns.wearsBeforeHistory)
+    if let priceText: String = try Self.decode(row, Columns.price) {
+      guard let price = Decimal(string: priceText, locale: Locale(identifier: "en_US_POSIX")) else {
+        throw BowTieError.storeUnreadable(
+          path: "", reason: "a row's price '\(priceText)' is not a number")
+      }
+      self.price = price
+    }
     if let archive: Data = try Self.decode(row, Columns.tintColor) {
       let transformer = try Self.colorTransformer()
       do {
@@ -85,6 +93,7 @@ extension BowTie: FetchableRecord, PersistableRecord {
     container[Columns.photoFile] = externalPhotoName
     container[Columns.photoSize] = photoByteCount
     container[Columns.wearsBeforeHistory] = wearsBeforeHistory ?? timesWorn
+    container[Columns.price] = price.map { NSDecimalNumber(decimal: $0).stringValue }
   }
 
   /// The registered color transformer, looked up by the name the model gives.

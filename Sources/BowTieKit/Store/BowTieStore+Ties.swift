@@ -107,7 +107,7 @@ extension BowTieStore {
   /// unless the tie was already worn later (a wear recorded after the fact).
   @discardableResult
   public func wear(_ query: String, on date: Date = Date()) throws(BowTieError) -> BowTie {
-    try write { db, _ in
+    try write { db, changes in
       var tie = try Self.resolve(query, in: db)
       guard tie.timesWorn < Int32.max else {
         throw BowTieError.invalidTie(
@@ -126,7 +126,7 @@ extension BowTieStore {
       }
       try Self.log(
         .wear(eventID: event.id ?? 0, wornAt: date, previousLastWorn: previousLastWorn),
-        for: tie, in: db)
+        for: tie, in: db, changes)
       return try Self.refetch(tie, in: db)
     }
   }
@@ -134,13 +134,13 @@ extension BowTieStore {
   /// Sets the rating, which must lie in 0…5.
   @discardableResult
   public func rate(_ query: String, rating: Double) throws(BowTieError) -> BowTie {
-    try write { db, _ in
+    try write { db, changes in
       var tie = try Self.resolve(query, in: db)
       let previous = tie.rating
       tie.rating = rating
       try tie.validate()
       try BowTie.filter(key: tie.id.uuidString).updateAll(db, BowTie.Columns.rating.set(to: rating))
-      try Self.log(.rate(previous: previous, new: rating), for: tie, in: db)
+      try Self.log(.rate(previous: previous, new: rating), for: tie, in: db, changes)
       return try Self.refetch(tie, in: db)
     }
   }
@@ -148,7 +148,7 @@ extension BowTieStore {
   /// Sets, clears or toggles the favorite flag.
   @discardableResult
   public func favorite(_ query: String, _ change: FavoriteChange) throws(BowTieError) -> BowTie {
-    try write { db, _ in
+    try write { db, changes in
       var tie = try Self.resolve(query, in: db)
       let previous = tie.isFavorite
       switch change {
@@ -159,7 +159,7 @@ extension BowTieStore {
       try tie.validate()
       try BowTie.filter(key: tie.id.uuidString).updateAll(
         db, BowTie.Columns.isFavorite.set(to: tie.isFavorite))
-      try Self.log(.favorite(previous: previous, new: tie.isFavorite), for: tie, in: db)
+      try Self.log(.favorite(previous: previous, new: tie.isFavorite), for: tie, in: db, changes)
       return try Self.refetch(tie, in: db)
     }
   }
@@ -187,11 +187,15 @@ extension BowTieStore {
         ValidationFailure(
           attribute: "searchKey", reason: "'\(tie.searchKey)' is already used by \(other.name)"))
     }
-    tie.externalPhotoName = nil
-    if let data = tie.photoData, photos.isExternal(data) {
-      let (name, created) = try photos.write(data)
-      tie.externalPhotoName = name
-      if created { changes.created.append(name) }
+    // New bytes decide where the photo lives; without them, an external photo the tie
+    // already refers to stays as it is.
+    if let data = tie.photoData {
+      tie.externalPhotoName = nil
+      if photos.isExternal(data) {
+        let (name, created) = try photos.write(data)
+        tie.externalPhotoName = name
+        if created { changes.created.append(name) }
+      }
     }
     if let old = existing?.externalPhotoName, old != tie.externalPhotoName {
       changes.released.insert(old)

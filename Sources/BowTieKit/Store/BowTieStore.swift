@@ -194,7 +194,9 @@ public struct BowTieStore: Sendable {
       if !changes.released.isEmpty {
         try dbWriter.write { db in
           for name in changes.released
-          where try BowTie.filter(BowTie.Columns.photoFile == name).isEmpty(db) {
+          where try BowTie.filter(BowTie.Columns.photoFile == name).isEmpty(db)
+            && UndoEntry.filter(UndoEntry.Columns.photoFile == name).isEmpty(db)
+          {
             photos.remove([name])
           }
         }

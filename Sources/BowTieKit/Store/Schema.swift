@@ -65,6 +65,18 @@ enum Schema {
           """)
     }
 
+    // Prices are exact decimals kept as text ("19.99"), never binary floating point.
+    // An undo entry may hold the last reference to an external photo (a removed tie's),
+    // so it names the file, and photo clean-up looks here too.
+    migrator.registerMigration("v3: prices, photos kept for undo") { db in
+      try db.execute(
+        sql: """
+          ALTER TABLE bowTie ADD COLUMN price TEXT CHECK (price IS NULL OR length(price) > 0);
+          ALTER TABLE undoEntry ADD COLUMN photoFile TEXT;
+          CREATE INDEX undoEntry_photoFile ON undoEntry(photoFile) WHERE photoFile IS NOT NULL;
+          """)
+    }
+
     // Later migrations are appended here.
 
     return migrator

@@ -9,6 +9,32 @@ public enum UndoableChange: Codable, Equatable, Sendable {
   case wear(eventID: Int64, wornAt: Date, previousLastWorn: Date?)
   case rate(previous: Double, new: Double)
   case favorite(previous: Bool, new: Bool)
+  /// A tie added; undone by removing it.
+  case add(name: String)
+  /// A tie edited: the row as it was.
+  case edit(previous: TieSnapshot)
+  /// A tie removed: its row and wears, to put back.
+  case remove(previous: TieSnapshot)
+
+  /// The external photo this change may have to bring back, which clean-up must keep.
+  var photoFile: String? {
+    switch self {
+    case .edit(let previous), .remove(let previous): previous.photoFile
+    default: nil
+    }
+  }
+
+  /// The command that made the change.
+  public var command: String {
+    switch self {
+    case .wear: "wear"
+    case .rate: "rate"
+    case .favorite: "favorite"
+    case .add: "add"
+    case .edit: "edit"
+    case .remove: "remove"
+    }
+  }
 }
 
 /// A change in the undo log.
@@ -25,8 +51,10 @@ public struct UndoEntry: Identifiable, Equatable, Sendable {
 /// What `undo` took back.
 public struct UndoneChange: Equatable, Sendable {
   public var change: UndoableChange
-  /// The tie as it is after the undo.
-  public var tie: BowTie
+  /// The tie as it is after the undo; nil when undoing removed it (an undone `add`).
+  public var tie: BowTie?
+  /// The tie's name, whether or not it still exists.
+  public var name: String
 }
 
 // MARK: - Database
@@ -39,6 +67,7 @@ extension UndoEntry: FetchableRecord, MutablePersistableRecord {
     public static let madeAt = Column("madeAt")
     public static let tieID = Column("tieId")
     public static let change = Column("change")
+    public static let photoFile = Column("photoFile")
   }
 
   public init(row: Row) throws {
@@ -59,6 +88,7 @@ extension UndoEntry: FetchableRecord, MutablePersistableRecord {
     container[Columns.madeAt] = StorageDate.format(madeAt)
     container[Columns.tieID] = tieID.uuidString
     container[Columns.change] = String(decoding: try Self.encoder.encode(change), as: UTF8.self)
+    container[Columns.photoFile] = change.photoFile
   }
 
   public mutating func didInsert(_ inserted: InsertionSuccess) {

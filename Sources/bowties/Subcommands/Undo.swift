@@ -5,7 +5,8 @@ import Foundation
 extension Bowties {
   struct Undo: ParsableCommand {
     static let configuration = CommandConfiguration(
-      abstract: "Take back the most recent wear, rate or favorite; again for the one before.",
+      abstract: "Take back the most recent change (wear, rate, favorite, add, edit, remove); "
+        + "again for the one before.",
       discussion: "The log keeps the last \(UndoEntry.capacity) changes, across runs.")
 
     @OptionGroup var storeOptions: StoreOptions
@@ -25,17 +26,23 @@ extension Bowties {
 
     /// "undid wear of Red Bow Tie on Nov 21, 2026: worn 10 times"
     static func describe(_ undone: UndoneChange) -> String {
-      let name = undone.tie.name
+      let name = undone.name
       switch undone.change {
       case .wear(_, let wornAt, _):
         let day = TieOutput.dateFormatter.string(from: wornAt)
-        return "undid wear of \(name) on \(day): worn \(undone.tie.timesWorn) times"
+        return "undid wear of \(name) on \(day): worn \(undone.tie?.timesWorn ?? 0) times"
       case .rate(let previous, let new):
         return "undid rating of \(name): \(BowTie.formatRating(new))/5 is back to "
           + "\(BowTie.formatRating(previous))/5"
       case .favorite(let previous, _):
         return
           "undid favorite of \(name): \(previous ? "a favorite again" : "not a favorite again")"
+      case .add:
+        return "undid add of \(name): removed it again"
+      case .edit:
+        return "undid edit of \(name): back as it was"
+      case .remove:
+        return "undid remove of \(name): it is back, with its wears"
       }
     }
   }
@@ -46,21 +53,26 @@ struct UndoJSON: Encodable {
   struct Undone: Encodable {
     var command: String
     var description: String
-    var tie: TieJSON
+    /// Null when the undo removed the tie (an undone `add`).
+    var tie: TieJSON?
+
+    func encode(to encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: CodingKeys.self)
+      try container.encode(command, forKey: .command)
+      try container.encode(description, forKey: .description)
+      try container.encode(tie, forKey: .tie)
+    }
+
+    private enum CodingKeys: String, CodingKey { case command, description, tie }
   }
 
   var undone: Undone?
 
   init(_ undone: UndoneChange?) {
     self.undone = undone.map { change in
-      let command: String
-      switch change.change {
-      case .wear: command = "wear"
-      case .rate: command = "rate"
-      case .favorite: command = "favorite"
-      }
-      return Undone(
-        command: command, description: Bowties.Undo.describe(change), tie: TieJSON(change.tie))
+      Undone(
+        command: change.change.command, description: Bowties.Undo.describe(change),
+        tie: change.tie.map(TieJSON.init))
     }
   }
 

@@ -7,6 +7,14 @@ struct TieOutput {
   var json: Bool
   var color = Terminal.usesColor
 
+  /// A price in the locale's currency format, as the Core Data sample shows book prices.
+  static func formatPrice(_ price: Decimal) -> String {
+    let formatter = NumberFormatter()
+    formatter.numberStyle = .currency
+    formatter.locale = Terminal.locale
+    return formatter.string(from: NSDecimalNumber(decimal: price)) ?? "\(price)"
+  }
+
   static let dateFormatter = makeFormatter(time: .none)
   static let dateTimeFormatter = makeFormatter(time: .short)
 
@@ -32,6 +40,7 @@ struct TieOutput {
       ("Last worn", tie.lastWorn.map(Self.dateFormatter.string(from:)) ?? "never"),
       ("Favorite", tie.isFavorite ? "yes" : "no"),
       ("URL", tie.url?.absoluteString ?? "none"),
+      ("Price", tie.price.map(Self.formatPrice) ?? "none"),
       ("Color", colorText(tie)),
       ("Photo", tie.photoByteCount.map { "\($0) bytes" } ?? "none"),
     ]

@@ -1,0 +1,45 @@
+import ArgumentParser
+import BowTieKit
+import Foundation
+
+extension Bowties {
+  struct Remove: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Remove ties, with their wears. Asks first on a terminal; `undo` brings them back.")
+
+    @Argument(help: ArgumentHelp("The ties to remove.", valueName: "tie"))
+    var ties: [String]
+
+    @Flag(name: .shortAndLong, help: "Do not ask: for scripts.")
+    var yes = false
+
+    @OptionGroup var storeOptions: StoreOptions
+    @OptionGroup var output: OutputOptions
+
+    func validate() throws {
+      guard !ties.isEmpty else { throw ValidationError("Missing expected argument '<tie>'") }
+      if !yes && !Terminal.standardInputIsTerminal {
+        throw ValidationError("remove asks before removing, which needs a terminal: add --yes")
+      }
+    }
+
+    func run() throws {
+      let store = try storeOptions.open()
+      if !yes {
+        let found = try ties.map { try store.tie(matching: $0) }
+        let names = found.map { "\($0.name) (\($0.searchKey))" }.joined(separator: ", ")
+        let answer = Terminal.ask("Remove \(names)? [y/N] ")?.lowercased()
+        guard answer == "y" || answer == "yes" else {
+          Terminal.note("nothing removed")
+          return
+        }
+      }
+      let removed = try store.remove(ties)
+      if output.json {
+        try TieOutput(json: true).printJSON(removed.map(TieJSON.init))
+      } else {
+        for tie in removed { print("removed \(tie.name) (\(tie.searchKey))") }
+      }
+    }
+  }
+}
