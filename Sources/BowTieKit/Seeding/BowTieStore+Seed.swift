@@ -8,6 +8,11 @@ public struct SeedSummary: Equatable, Sendable, Codable {
   public var skipped = 0
 }
 
+/// What a seed does, or would do, with one entry.
+public enum SeedOutcome: String, Codable, Sendable {
+  case add, replace, skip
+}
+
 extension BowTieStore {
   /// Stores seed entries in one transaction, like the app's `insertSampleData`: an
   /// entry whose `id` (or, without one, whose `searchKey`) is already stored is
@@ -16,8 +21,23 @@ extension BowTieStore {
   public func seed(_ entries: [SeedEntry], replacing: Bool = false) throws(BowTieError)
     -> SeedSummary
   {
-    try write { db, changes in
-      var summary = SeedSummary()
+    SeedSummary(try seed(entries, replacing: replacing, dryRun: false))
+  }
+
+  /// What ``seed(_:replacing:)`` would do with each entry, without changing anything:
+  /// the same seed, validated the same way, then rolled back.
+  public func seedPlan(_ entries: [SeedEntry], replacing: Bool = false) throws(BowTieError)
+    -> [SeedOutcome]
+  {
+    try seed(entries, replacing: replacing, dryRun: true)
+  }
+
+  private func seed(_ entries: [SeedEntry], replacing: Bool, dryRun: Bool) throws(BowTieError)
+    -> [SeedOutcome]
+  {
+    try write(rollingBack: dryRun) { db, changes in
+      var outcomes: [SeedOutcome] = []
+      outcomes.reserveCapacity(entries.count)
       for entry in entries {
         var tie = entry.tie
         let existing =
@@ -27,7 +47,7 @@ extension BowTieStore {
             .fetchOne(db)
         if let existing {
           guard replacing else {
-            summary.skipped += 1
+            outcomes.append(.skip)
             continue
           }
           tie.id = existing.id
@@ -38,9 +58,23 @@ extension BowTieStore {
           throw BowTieError.invalidSeedEntry(
             index: entry.index, name: tie.name, key: failure.attribute, reason: failure.reason)
         }
-        if existing == nil { summary.added += 1 } else { summary.replaced += 1 }
+        outcomes.append(existing == nil ? .add : .replace)
       }
-      return summary
+      return outcomes
+    }
+  }
+}
+
+extension SeedSummary {
+  /// Counts outcomes.
+  public init(_ outcomes: [SeedOutcome]) {
+    self.init()
+    for outcome in outcomes {
+      switch outcome {
+      case .add: added += 1
+      case .replace: replaced += 1
+      case .skip: skipped += 1
+      }
     }
   }
 }

@@ -29,21 +29,35 @@ public enum SeedFile {
 
   static let knownKeys: Set<String> = [
     "id", "name", "searchKey", "rating", "tintColor", "imageName", "lastWorn", "timesWorn",
-    "isFavorite", "url", "price",
+    "isFavorite", "url", "price", "photoData",
   ]
 
-  /// Parses and validates a whole XML or binary property list.
+  /// The two encodings of the seed format.
+  public enum Format: String, CaseIterable, Sendable {
+    /// An XML or binary property list, as the app's SampleData.plist.
+    case plist
+    /// The same array of dictionaries in JSON: dates as ISO 8601 strings, photos base64.
+    case json
+  }
+
+  /// Parses and validates a whole seed file: an XML or binary property list, or JSON.
   ///
   /// - Parameter source: how to name the file in messages (its path, or "standard input").
   public static func parse(
-    _ data: Data, source: String, images: ImageSource
+    _ data: Data, source: String, images: ImageSource, format: Format = .plist
   ) throws(BowTieError) -> [SeedEntry] {
     guard !data.isEmpty else { throw .invalidSeedFile(source: source, reason: "the file is empty") }
     let root: Any
     do {
-      root = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
+      switch format {
+      case .plist:
+        root = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
+      case .json:
+        root = try JSONSerialization.jsonObject(with: data)
+      }
     } catch {
-      throw .invalidSeedFile(source: source, reason: "not a property list (\(plistReason(error)))")
+      let kind = format == .json ? "JSON" : "a property list"
+      throw .invalidSeedFile(source: source, reason: "not \(kind) (\(plistReason(error)))")
     }
     guard case .array(let items) = PlistValue(root) else {
       throw .invalidSeedFile(
@@ -100,7 +114,7 @@ public enum SeedFile {
     tie.rating = try reader.rating()
     tie.tintColor = try reader.color()
     tie.timesWorn = try reader.timesWorn()
-    tie.lastWorn = try reader.optional("lastWorn", as: Date.self)
+    tie.lastWorn = try reader.date("lastWorn")
     tie.isFavorite = try reader.optional("isFavorite", as: Bool.self) ?? false
     if let text = try reader.optional("url", as: String.self) {
       if let problem = BowTie.urlProblem(text) { throw reader.failure("url", problem) }
@@ -111,7 +125,12 @@ public enum SeedFile {
       throw reader.failure(failure.attribute, failure.reason)
     }
     if let imageName = try reader.optional("imageName", as: String.self) {
+      guard fields["photoData"] == nil else {
+        throw reader.failure("photoData", "cannot be given with imageName: one photo per tie")
+      }
       tie.photoData = try loadImage(imageName, from: images, reader: reader)
+    } else {
+      tie.photoData = try reader.photoData()
     }
     return SeedEntry(index: index, tie: tie, hasExplicitID: fields["id"] != nil)
   }
@@ -243,6 +262,39 @@ private struct EntryReader {
     }
   }
 
+  /// A date: a plist date, or an ISO 8601 string (JSON has no dates).
+  func date(_ key: String) throws(BowTieError) -> Date? {
+    guard let raw = fields[key] else { return nil }
+    switch PlistValue(raw) {
+    case .date(let date): return date
+    case .string(let text):
+      guard let date = ISO8601.parse(text) else {
+        throw failure(key, "'\(text)' is not an ISO 8601 date")
+      }
+      return date
+    case let other: throw failure(key, "must be a date, found \(other.kind)")
+    }
+  }
+
+  /// Photo bytes given inline: plist data, or base64 text in JSON.
+  func photoData() throws(BowTieError) -> Data? {
+    guard let raw = fields["photoData"] else { return nil }
+    let data: Data
+    switch PlistValue(raw) {
+    case .data(let bytes): data = bytes
+    case .string(let text):
+      guard let bytes = Data(base64Encoded: text) else {
+        throw failure("photoData", "is not base64 data")
+      }
+      data = bytes
+    case let other: throw failure("photoData", "must be data, found \(other.kind)")
+    }
+    guard data.count <= SeedFile.maximumPhotoSize else {
+      throw failure("photoData", "is larger than \(SeedFile.maximumPhotoSize >> 20) MiB")
+    }
+    return data
+  }
+
   func timesWorn() throws(BowTieError) -> Int32 {
     guard let raw = fields["timesWorn"] else { return 0 }
     let value: Int64
@@ -259,8 +311,9 @@ private struct EntryReader {
     return Int32(value)
   }
 
-  func color() throws(BowTieError) -> TieColor {
-    guard let raw = fields["tintColor"] else { throw failure("tintColor", "is missing") }
+  /// The color, if the entry has one (an export of a tie whose color was unreadable has none).
+  func color() throws(BowTieError) -> TieColor? {
+    guard let raw = fields["tintColor"] else { return nil }
     guard case .dictionary(let components) = PlistValue(raw) else {
       throw failure(
         "tintColor", "must be a dictionary of red, green and blue, found \(PlistValue(raw).kind)")

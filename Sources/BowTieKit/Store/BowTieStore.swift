@@ -40,6 +40,17 @@ public struct BowTieStore: Sendable {
     try migrate(lockFile: nil)
   }
 
+  /// An empty store in memory: nothing touches the disk; photos stay inline.
+  public static func inMemory() throws(BowTieError) -> BowTieStore {
+    do {
+      return try BowTieStore(DatabaseQueue(), externalDataDirectory: nil)
+    } catch let error as BowTieError {
+      throw error
+    } catch {
+      throw storeError(error, path: ":memory:")
+    }
+  }
+
   private init(opened dbWriter: any DatabaseWriter, at url: URL) {
     self.dbWriter = dbWriter
     self.path = url.path
@@ -180,16 +191,29 @@ public struct BowTieStore: Sendable {
   /// Photo files that `body` wrote are removed again, still under the write lock, if
   /// the transaction fails; photo files it stopped referring to are removed after the
   /// commit, in a second transaction, if nothing refers to them any more.
-  func write<T>(_ body: (Database, PhotoChanges) throws -> T) throws(BowTieError) -> T {
+  ///
+  /// - Parameter rollingBack: run everything, then roll back: a dry run.
+  func write<T>(rollingBack: Bool = false, _ body: (Database, PhotoChanges) throws -> T)
+    throws(BowTieError) -> T
+  {
     let changes = PhotoChanges()
     do {
-      let result = try dbWriter.write { db in
-        do {
-          return try body(db, changes)
-        } catch {
+      let result = try dbWriter.writeWithoutTransaction { db in
+        var result: T?
+        try db.inTransaction(.immediate) {
+          do {
+            result = try body(db, changes)
+          } catch {
+            photos.remove(changes.created)
+            throw error
+          }
+          guard rollingBack else { return .commit }
           photos.remove(changes.created)
-          throw error
+          changes.released.removeAll()
+          return .rollback
         }
+        guard let result else { throw BowTieError.storeUnreadable(path: path, reason: "no result") }
+        return result
       }
       if !changes.released.isEmpty {
         try dbWriter.write { db in

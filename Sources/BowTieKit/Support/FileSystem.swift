@@ -65,6 +65,15 @@ extension Error {
 
 /// Writes files whole or not at all: a cron job never mails half a report.
 public enum AtomicFile {
+  /// Creates a folder and its missing parents (mode 0700, like the store's).
+  public static func createFolder(_ url: URL) throws(BowTieError) {
+    do {
+      try FileSystem.createDirectories(url)
+    } catch {
+      throw .outputUnwritable(path: url.path, reason: error.reason)
+    }
+  }
+
   /// Writes `data` under a temporary name beside `url`, then renames it into place.
   public static func write(_ data: Data, to url: URL, mode: mode_t = 0o644) throws(BowTieError) {
     do {

@@ -72,6 +72,7 @@ struct AttributeOptions: ParsableArguments {
 enum PhotoFile {
   static let pngSignature = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
 
+  /// Reads a PNG from a file or a pipe (`<(…)`), refusing anything over the size limit.
   static func read(_ path: String) throws(BowTieError) -> Data {
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
@@ -80,12 +81,19 @@ enum PhotoFile {
     guard !isDirectory.boolValue else {
       throw .inputUnreadable(path: path, reason: "it is a directory")
     }
-    let attributes = try? FileManager.default.attributesOfItem(atPath: path)
-    if let size = attributes?[.size] as? Int, size > SeedFile.maximumPhotoSize {
-      throw .invalidValue("\(path) is larger than \(SeedFile.maximumPhotoSize >> 20) MiB")
-    }
-    guard let data = FileManager.default.contents(atPath: path) else {
+    guard let handle = FileHandle(forReadingAtPath: path) else {
       throw .inputUnreadable(path: path, reason: "permission denied or unreadable")
+    }
+    defer { try? handle.close() }
+    let limit = SeedFile.maximumPhotoSize
+    let data: Data
+    do {
+      data = try handle.read(upToCount: limit + 1) ?? Data()
+    } catch {
+      throw .inputUnreadable(path: path, reason: "it cannot be read")
+    }
+    guard data.count <= limit else {
+      throw .invalidValue("\(path) is larger than \(limit >> 20) MiB")
     }
     guard data.prefix(8) == pngSignature else { throw .invalidValue("\(path) is not a PNG image") }
     return data

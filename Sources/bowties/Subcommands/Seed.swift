@@ -2,31 +2,48 @@ import ArgumentParser
 import BowTieKit
 import Foundation
 
+extension SeedFile.Format: ExpressibleByArgument {}
+
 extension Bowties {
   struct Seed: ParsableCommand {
     static let configuration = CommandConfiguration(
       abstract: "Add ties from a plist in the BowTies sample's format (default: the sample ties).",
       discussion: """
-        PLIST is an XML or binary property list: an array of dictionaries with name, \
-        searchKey, rating, tintColor (red, green, blue: 0-255), imageName, lastWorn, \
-        timesWorn, isFavorite, url and id. Photos named by imageName are read from the \
-        images/ folder beside the plist (./images for standard input), never from \
-        outside it. A tie whose id (or, without one, whose searchKey) is already stored \
-        is skipped, or overwritten with --replace. A file with any bad entry changes nothing.
+        PLIST is an XML or binary property list, or JSON (a .json file, --format json, or \
+        input that starts with '['): an array of dictionaries with name, searchKey, \
+        rating, tintColor (red, green, blue: 0-255), imageName or photoData, lastWorn, \
+        timesWorn, isFavorite, url, price and id. A folder stands for the \
+        SampleData.plist (or SampleData.json) inside it, as `export --output DIR` writes. \
+        Photos named by imageName are read from the images/ folder beside the file \
+        (./images for standard input), never from outside it. A tie whose id (or, \
+        without one, whose searchKey) is already stored is skipped, or overwritten with \
+        --replace. A file with any bad entry changes nothing.
         """)
 
-    @Argument(help: "A seed plist, or - for standard input. Default: the built-in sample ties.")
+    @Argument(
+      help:
+        "A seed file or export folder, or - for standard input. Default: the built-in sample ties.")
     var plist: String?
+
+    @Option(help: "plist or json. Default: from the file's name or its first character.")
+    var format: SeedFile.Format?
 
     @Flag(help: "Overwrite ties that are already stored with the plist's values.")
     var replace = false
+
+    @Flag(help: "Print what would be added, replaced and skipped, and change nothing.")
+    var dryRun = false
 
     @OptionGroup var storeOptions: StoreOptions
     @OptionGroup var output: OutputOptions
 
     func run() throws {
       // Everything is read and checked before the store is touched.
-      let entries = try SeedInput(argument: plist).entries()
+      let entries = try SeedInput(argument: plist, format: format).entries()
+      if dryRun {
+        try printPlan(entries, outcomes: try plan(entries))
+        return
+      }
       // A new store is created with just these entries, atomically.
       var seededOnCreation: SeedSummary?
       let store = try storeOptions.open {
@@ -34,18 +51,59 @@ extension Bowties {
       }
       let summary = try seededOnCreation ?? store.seed(entries, replacing: replace)
       if output.json {
-        let data = try TieJSON.makeEncoder().encode(summary)
-        FileHandle.standardOutput.write(data + Data("\n".utf8))
+        try TieOutput(json: true).printJSON(summary)
       } else {
         print("added \(summary.added), replaced \(summary.replaced), skipped \(summary.skipped)")
       }
     }
+
+    /// The seed, rolled back; on a store that does not exist yet, on an empty one in
+    /// memory, so a dry run never creates a file.
+    private func plan(_ entries: [SeedEntry]) throws -> [SeedOutcome] {
+      let url = try StoreLocation.resolve(explicitPath: storeOptions.store)
+      if FileManager.default.fileExists(atPath: url.path) {
+        return try BowTieStore.open(at: url).store.seedPlan(entries, replacing: replace)
+      }
+      return try BowTieStore.inMemory().seedPlan(entries, replacing: replace)
+    }
+
+    private func printPlan(_ entries: [SeedEntry], outcomes: [SeedOutcome]) throws {
+      let summary = SeedSummary(outcomes)
+      if output.json {
+        let ties = zip(entries, outcomes).map { entry, outcome in
+          PlannedTie(searchKey: entry.tie.searchKey, name: entry.tie.name, outcome: outcome)
+        }
+        try TieOutput(json: true).printJSON(SeedPlanJSON(summary: summary, ties: ties))
+        return
+      }
+      for (entry, outcome) in zip(entries, outcomes) {
+        let verb = outcome.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)
+        print("\(verb)\(entry.tie.searchKey)  \(entry.tie.name)")
+      }
+      print(
+        "would add \(summary.added), replace \(summary.replaced), skip \(summary.skipped); "
+          + "nothing changed")
+    }
   }
 }
 
-/// Where `seed` reads from: the built-in samples, a file, or standard input.
+/// What `seed --dry-run --json` prints.
+struct SeedPlanJSON: Encodable {
+  var dryRun = true
+  var summary: SeedSummary
+  var ties: [PlannedTie]
+}
+
+struct PlannedTie: Encodable {
+  var searchKey: String
+  var name: String
+  var outcome: SeedOutcome
+}
+
+/// Where `seed` reads from: the built-in samples, a file, a folder, or standard input.
 struct SeedInput {
   var argument: String?
+  var format: SeedFile.Format?
 
   func entries() throws -> [SeedEntry] {
     guard let argument else { return try SampleData.entries() }
@@ -54,15 +112,26 @@ struct SeedInput {
       let data = FileHandle.standardInput.readDataToEndOfFile()
       return try SeedFile.parse(
         data, source: "standard input",
-        images: .folder(currentFolder.appendingPathComponent("images")))
+        images: .folder(currentFolder.appendingPathComponent("images")),
+        format: format ?? Self.sniff(data))
     }
-    let file = URL(fileURLWithPath: argument, relativeTo: currentFolder).standardizedFileURL
+    var file = URL(fileURLWithPath: argument, relativeTo: currentFolder).standardizedFileURL
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: file.path, isDirectory: &isDirectory) else {
       throw BowTieError.inputUnreadable(path: argument, reason: "no such file")
     }
-    guard !isDirectory.boolValue else {
-      throw BowTieError.inputUnreadable(path: argument, reason: "it is a directory")
+    if isDirectory.boolValue {
+      // An export folder: its seed file, and images/ beside it.
+      let candidates = ["SampleData.plist", "SampleData.json"].map {
+        file.appendingPathComponent($0)
+      }
+      guard
+        let inside = candidates.first(where: { FileManager.default.fileExists(atPath: $0.path) })
+      else {
+        throw BowTieError.inputUnreadable(
+          path: argument, reason: "it is a folder without SampleData.plist or SampleData.json")
+      }
+      file = inside
     }
     let data: Data
     do {
@@ -70,8 +139,16 @@ struct SeedInput {
     } catch {
       throw BowTieError.inputUnreadable(path: argument, reason: "permission denied or unreadable")
     }
+    let detected = file.pathExtension.lowercased() == "json" ? .json : Self.sniff(data)
     return try SeedFile.parse(
       data, source: argument,
-      images: .folder(file.deletingLastPathComponent().appendingPathComponent("images")))
+      images: .folder(file.deletingLastPathComponent().appendingPathComponent("images")),
+      format: format ?? detected)
+  }
+
+  /// JSON starts with "[" or "{" after white space; anything else is taken for a plist.
+  static func sniff(_ data: Data) -> SeedFile.Format {
+    let first = data.prefix(64).first { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }
+    return first == UInt8(ascii: "[") || first == UInt8(ascii: "{") ? .json : .plist
   }
 }

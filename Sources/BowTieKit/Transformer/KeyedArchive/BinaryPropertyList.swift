@@ -8,6 +8,9 @@ enum PropertyListValue: Equatable, Sendable {
   case real(Double)
   case string(String)
   case data([UInt8])
+  /// Seconds since 2001-01-01 UTC. Written for exports; keyed archives never hold one,
+  /// so the reader refuses the marker.
+  case date(Double)
   /// A `CF$UID`: an index into a keyed archive's `$objects` array.
   case uid(UInt32)
   case array([PropertyListValue])

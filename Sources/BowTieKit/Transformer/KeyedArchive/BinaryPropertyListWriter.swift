@@ -84,6 +84,9 @@ struct BinaryPropertyListWriter {
     case .data(let data):
       appendHeader(0x4, count: data.count, to: &output)
       output += data
+    case .date(let seconds):
+      output.append(0x33)
+      appendBigEndian(seconds.bitPattern, size: 8, to: &output)
     case .uid(let uid):
       let size = uid <= 0xFF ? 1 : uid <= 0xFFFF ? 2 : 4
       output.append(0x80 | UInt8(size - 1))

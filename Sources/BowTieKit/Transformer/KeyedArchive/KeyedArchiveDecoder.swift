@@ -81,6 +81,7 @@ final class KeyedArchiveDecoder: KeyedArchiveCoder {
     case .real: "a real number"
     case .string: "a string"
     case .data: "data"
+    case .date: "a date"
     case .uid: "an object reference"
     case .array: "an array"
     case .dict: "a dictionary"

@@ -83,6 +83,8 @@ struct KeyedArchiveGraph {
         continue  // NSString, NSNumber and NSData are stored as plain values.
       case .uid, .array:
         throw .notKeyedArchive("$objects[\(index)] is a bare UID or array")
+      case .date:
+        throw .notKeyedArchive("$objects[\(index)] is a date, which keyed archives never hold")
       case .dict(let dict):
         if classDescriptions[index] != nil { continue }
         guard case .uid(let classUID)? = dict[KeyedArchiveFormat.classKey] else {
@@ -157,6 +159,8 @@ struct KeyedArchiveGraph {
           in: element, objects: objects, context: "\(context).\(key)",
           classDescriptions: classDescriptions)
       }
+    case .date:
+      throw .notKeyedArchive("\(context) is a date, which keyed archives never hold")
     case .string, .int, .real, .bool, .data:
       break
     }
@@ -211,7 +215,7 @@ struct KeyedArchiveGraph {
       return dict.filter { $0.key != KeyedArchiveFormat.classKey }.values.flatMap {
         referencedInstances(in: $0, instances: instances)
       }
-    case .string, .int, .real, .bool, .data: return []
+    case .string, .int, .real, .bool, .data, .date: return []
     }
   }
 }

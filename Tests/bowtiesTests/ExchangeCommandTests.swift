@@ -1,0 +1,156 @@
+import Foundation
+import Testing
+
+@Suite("export, seed formats and --dry-run")
+struct ExchangeCommandTests {
+  /// A store with something of everything: wears, a price, a large external photo.
+  private func richStore() throws -> Bowtie {
+    let bowtie = Bowtie()
+    try bowtie("wear", "R", "--date", "2026-11-20T08:30:15.250Z")
+    try bowtie("edit", "G", "--price", "24.99")
+    var big = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+    big.append(
+      contentsOf: (0..<150_000).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 11) })
+    let file = bowtie.folder.appendingPathComponent("big.png")
+    try big.write(to: file)
+    try bowtie(
+      "add", "--name", "Café Noir", "--key", "CN", "--color", "black", "--photo", file.path)
+    return bowtie
+  }
+
+  private func read(_ url: URL) throws -> Data { try Data(contentsOf: url) }
+
+  @Test(
+    "export, seed into a new store, export again: the same bytes",
+    arguments: [["--format", "plist"], ["--format", "plist", "--binary"], ["--format", "json"]])
+  func roundTrip(format: [String]) throws {
+    let bowtie = try richStore()
+    defer { bowtie.remove() }
+    let first = bowtie.folder.appendingPathComponent("first")
+    let second = bowtie.folder.appendingPathComponent("second")
+    let other = bowtie.folder.appendingPathComponent("other.sqlite").path
+    try bowtie.run(
+      Bowtie.binary.path, ["export", "--store", bowtie.store, "-o", first.path] + format)
+    let seeded = try bowtie.run(Bowtie.binary.path, ["seed", first.path, "--store", other])
+    #expect(seeded.stdout == "added 8, replaced 0, skipped 0\n", "\(seeded.stderr)")
+    try bowtie.run(Bowtie.binary.path, ["export", "--store", other, "-o", second.path] + format)
+    #expect(try read(first) == read(second))
+    #expect(try read(first).count > 150_000, "photos travel inside a single-file export")
+  }
+
+  @Test("an export folder holds SampleData.plist and images/, and seeds as it is")
+  func folders() throws {
+    let bowtie = try richStore()
+    defer { bowtie.remove() }
+    let first = bowtie.folder.appendingPathComponent("out1/")
+    // The trailing slash names a folder that does not exist yet.
+    let result = try bowtie("export", "--output", first.path + "/")
+    #expect(result.stdout.hasPrefix("exported 8 ties and 8 photos to "))
+    let images = try FileManager.default.contentsOfDirectory(
+      atPath: first.appendingPathComponent("images").path)
+    #expect(
+      images.sorted() == ["B.png", "CN.png", "G.png", "I.png", "O.png", "R.png", "V.png", "Y.png"])
+    let other = bowtie.folder.appendingPathComponent("other.sqlite").path
+    #expect(try bowtie.run(Bowtie.binary.path, ["seed", first.path, "--store", other]).status == 0)
+    let second = bowtie.folder.appendingPathComponent("out2/")
+    try bowtie.run(Bowtie.binary.path, ["export", "--store", other, "-o", second.path + "/"])
+    for name in ["SampleData.plist"] + images.map({ "images/\($0)" }) {
+      #expect(
+        try read(first.appendingPathComponent(name)) == read(second.appendingPathComponent(name)),
+        "\(name)")
+    }
+    let json = bowtie.folder.appendingPathComponent("json/")
+    try bowtie("export", "--format", "json", "-o", json.path + "/")
+    #expect(
+      FileManager.default.fileExists(atPath: json.appendingPathComponent("SampleData.json").path))
+  }
+
+  @Test("Python's plistlib and json read our exports")
+  func pythonReads() throws {
+    let bowtie = try richStore()
+    defer { bowtie.remove() }
+    for (name, format) in [
+      ("ties.plist", ["--format", "plist"]), ("ties.bin", ["--format", "plist", "--binary"]),
+      ("ties.json", ["--format", "json"]),
+    ] {
+      try bowtie.run(
+        Bowtie.binary.path,
+        ["export", "--store", bowtie.store, "-o", bowtie.folder.appendingPathComponent(name).path]
+          + format)
+    }
+    let script = """
+      import json, plistlib
+      for name in ("ties.plist", "ties.bin"):
+          ties = plistlib.load(open(name, "rb"))
+          assert len(ties) == 8, len(ties)
+          red = ties[0]
+          assert red["name"] == "Red Bow Tie" and red["timesWorn"] == 11, red
+          assert red["tintColor"] == {"red": 239, "green": 48, "blue": 36}
+          assert str(red["lastWorn"]) == "2026-11-20 08:30:15", red["lastWorn"]
+          assert isinstance(red["photoData"], bytes) and red["photoData"][:4] == b"\\x89PNG"
+          assert ties[3]["price"] == "24.99"
+      ties = json.load(open("ties.json"))
+      assert len(ties) == 8 and ties[0]["lastWorn"] == "2026-11-20T08:30:15Z"
+      assert ties[7]["name"] == "Café Noir" and ties[7]["searchKey"] == "CN"
+      print("ok")
+      """
+    let result = try bowtie.run("/usr/bin/env", ["python3", "-c", script])
+    #expect(result.stdout == "ok\n", "\(result.stderr)")
+  }
+
+  @Test("plists written by plistlib, XML and binary, seed; so does JSON on stdin")
+  func pythonWrites() throws {
+    let bowtie = Bowtie()
+    defer { bowtie.remove() }
+    let script = """
+      import datetime, plistlib
+      ties = [dict(name="Py Tie %d" % i, searchKey="P%d" % i, rating=i, timesWorn=i,
+                   isFavorite=bool(i % 2), lastWorn=datetime.datetime(2026, 1, i + 1, 12, 0),
+                   tintColor=dict(red=i, green=2 * i, blue=3 * i), price="%d.50" % i)
+              for i in range(1, 4)]
+      plistlib.dump(ties, open("py.xml", "wb"), fmt=plistlib.FMT_XML)
+      plistlib.dump(ties, open("py.bin", "wb"), fmt=plistlib.FMT_BINARY)
+      """
+    #expect(try bowtie.run("/usr/bin/env", ["python3", "-c", script]).status == 0)
+    #expect(try bowtie("seed", "py.xml").stdout == "added 3, replaced 0, skipped 0\n")
+    #expect(try bowtie("seed", "py.bin", "--replace").stdout == "added 0, replaced 3, skipped 0\n")
+    #expect(try bowtie("show", "P2").stdout.contains("Price       $\u{00A0}2.50"))
+    let json = Data(
+      #"[{"name": "JSON Tie", "searchKey": "J", "rating": 4, "lastWorn": "2026-11-01T10:00:00Z"}]"#
+        .utf8)
+    #expect(try bowtie("seed", "-", stdin: json).stdout == "added 1, replaced 0, skipped 0\n")
+    let bad = Data(#"[{"name": "Bad", "searchKey": "X", "rating": "high"}]"#.utf8)
+    let refused = try bowtie("seed", "-", "--format", "json", stdin: bad)
+    #expect(
+      refused.status == 65 && refused.stderr.contains("entry 0 (Bad): rating must be a number"))
+  }
+
+  @Test("--dry-run says what would happen and changes nothing, not even a new store")
+  func dryRun() throws {
+    let bowtie = Bowtie()
+    defer { bowtie.remove() }
+    let plan = try bowtie("seed", "--dry-run")
+    #expect(plan.status == 0)
+    #expect(plan.stdout.hasSuffix("would add 7, replace 0, skip 0; nothing changed\n"))
+    #expect(!FileManager.default.fileExists(atPath: bowtie.store))
+    try bowtie("list")
+    try bowtie("rate", "R", "1")
+    let replace = try bowtie("seed", "--dry-run", "--replace", "--json")
+    #expect(replace.stdout.contains("\"replaced\" : 7"))
+    #expect(try bowtie.sqlite("SELECT rating FROM bowTie WHERE searchKey = 'R'") == "1.0\n")
+    let lines = try bowtie("seed", "--dry-run").stdout.split(separator: "\n")
+    #expect(lines.first == "skip    R  Red Bow Tie")
+  }
+
+  @Test("csv export has a header and a row per tie")
+  func csv() throws {
+    let bowtie = try richStore()
+    defer { bowtie.remove() }
+    let rows = try bowtie("export", "--format", "csv").stdout.split(separator: "\n")
+    #expect(
+      rows.first
+        == "id,searchKey,name,rating,timesWorn,lastWorn,isFavorite,url,price,color,photoBytes")
+    #expect(rows.count == 9)
+    #expect(try bowtie("export", "--format", "csv", "--binary").status == 64)
+  }
+}
