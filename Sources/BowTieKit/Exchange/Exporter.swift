@@ -58,20 +58,20 @@ public struct Exporter: Sendable {
       let entries = items.map { entry(for: $0, imageName: imageNames[$0.tie.id]) }
       do {
         let document: Data
-        if format == .json {
-          document =
-            try JSONSerialization.data(
-              withJSONObject: entries,
-              options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
-            + Data("\n".utf8)
-        } else if binaryPlist {
+        switch (format, binaryPlist) {
+        case (.json, _):
+          document = try Self.jsonEncoder.encode(entries) + Data("\n".utf8)
+        case (_, true):
           // Foundation's binary writer lays dictionaries out in hash order, which changes
           // from run to run; ours sorts keys, so the same store gives the same bytes.
           var writer = BinaryPropertyListWriter()
-          document = Data(writer.write(.array(entries.map(Self.propertyListValue))))
-        } else {
-          document = try PropertyListSerialization.data(
-            fromPropertyList: entries, format: .xml, options: 0)
+          document = Data(writer.write(.array(entries.map(\.propertyListValue))))
+        default:
+          // The Codable encoder, not PropertyListSerialization, whose writer refuses
+          // Swift values in a --static-swift-stdlib build ("objects of type 'Not A Type'").
+          let encoder = PropertyListEncoder()
+          encoder.outputFormat = .xml
+          document = try encoder.encode(entries)
         }
         return Output(document: document, images: images)
       } catch {
@@ -80,46 +80,72 @@ public struct Exporter: Sendable {
     }
   }
 
-  private func entry(for item: Item, imageName: String?) -> [String: Any] {
+  private func entry(for item: Item, imageName: String?) -> Entry {
     let tie = item.tie
-    let json = format == .json
-    var entry: [String: Any] = [
-      "id": tie.id.uuidString, "name": tie.name, "searchKey": tie.searchKey,
-      "rating": tie.rating, "timesWorn": Int(tie.timesWorn), "isFavorite": tie.isFavorite,
-    ]
-    if let color = tie.tintColor {
-      entry["tintColor"] = [
-        "red": Int(color.red), "green": Int(color.green), "blue": Int(color.blue),
-      ]
+    // Whole seconds, as an XML plist keeps them: a second export matches the first.
+    let lastWorn = tie.lastWorn.map {
+      Date(timeIntervalSince1970: $0.timeIntervalSince1970.rounded(.down))
     }
-    if let lastWorn = tie.lastWorn {
-      // Whole seconds, as an XML plist keeps them: a second export matches the first.
-      let seconds = Date(timeIntervalSince1970: lastWorn.timeIntervalSince1970.rounded(.down))
-      entry["lastWorn"] = json ? ISO8601.formatUTC(seconds) : seconds
-    }
-    if let url = tie.url { entry["url"] = url.absoluteString }
-    if let price = tie.price { entry["price"] = NSDecimalNumber(decimal: price).stringValue }
-    if let imageName, item.photo != nil {
-      entry["imageName"] = imageName
-    } else if let photo = item.photo {
-      entry["photoData"] = json ? photo.base64EncodedString() : photo
-    }
-    return entry
+    let hasFile = imageName != nil && item.photo != nil
+    return Entry(
+      id: tie.id.uuidString, name: tie.name, searchKey: tie.searchKey, rating: tie.rating,
+      timesWorn: Int(tie.timesWorn), isFavorite: tie.isFavorite,
+      tintColor: tie.tintColor.map {
+        Entry.Color(red: Int($0.red), green: Int($0.green), blue: Int($0.blue))
+      },
+      lastWorn: lastWorn, url: tie.url?.absoluteString,
+      price: tie.price.map { NSDecimalNumber(decimal: $0).stringValue },
+      imageName: hasFile ? imageName : nil, photoData: hasFile ? nil : item.photo)
   }
 
-  /// The export's entries hold only these Swift types.
-  private static func propertyListValue(_ value: Any) -> PropertyListValue {
-    switch value {
-    case let flag as Bool: .bool(flag)
-    case let number as Int: .int(Int64(number))
-    case let number as Double: .real(number)
-    case let text as String: .string(text)
-    case let date as Date: .date(date.timeIntervalSinceReferenceDate)
-    case let data as Data: .data(Array(data))
-    case let dictionary as [String: Int]: .dict(dictionary.mapValues { .int(Int64($0)) })
-    case let dictionary as [String: Any]: .dict(dictionary.mapValues(propertyListValue))
-    default: .string("\(value)")
+  /// One tie under the seed format's keys; absent values are left out.
+  struct Entry: Codable {
+    struct Color: Codable {
+      var red, green, blue: Int
     }
+
+    var id: String
+    var name: String
+    var searchKey: String
+    var rating: Double
+    var timesWorn: Int
+    var isFavorite: Bool
+    var tintColor: Color?
+    var lastWorn: Date?
+    var url: String?
+    var price: String?
+    var imageName: String?
+    var photoData: Data?
+
+    var propertyListValue: PropertyListValue {
+      var dict: [String: PropertyListValue] = [
+        "id": .string(id), "name": .string(name), "searchKey": .string(searchKey),
+        "rating": .real(rating), "timesWorn": .int(Int64(timesWorn)),
+        "isFavorite": .bool(isFavorite),
+      ]
+      if let tintColor {
+        dict["tintColor"] = .dict([
+          "red": .int(Int64(tintColor.red)), "green": .int(Int64(tintColor.green)),
+          "blue": .int(Int64(tintColor.blue)),
+        ])
+      }
+      if let lastWorn { dict["lastWorn"] = .date(lastWorn.timeIntervalSinceReferenceDate) }
+      if let url { dict["url"] = .string(url) }
+      if let price { dict["price"] = .string(price) }
+      if let imageName { dict["imageName"] = .string(imageName) }
+      if let photoData { dict["photoData"] = .data(Array(photoData)) }
+      return .dict(dict)
+    }
+  }
+
+  private static var jsonEncoder: JSONEncoder {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    encoder.dateEncodingStrategy = .custom { date, encoder in
+      var container = encoder.singleValueContainer()
+      try container.encode(ISO8601.formatUTC(date))
+    }
+    return encoder
   }
 
   private func csv(_ items: [Item]) -> String {
