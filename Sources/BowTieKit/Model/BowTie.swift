@@ -73,7 +73,14 @@ public struct BowTie: Identifiable, Equatable, Sendable {
 
   /// Folds case, diacritics and width, and collapses runs of white space.
   public static func canonicalize(_ text: String) -> String {
-    text.folding(
+    // Printable ASCII, most names and every key, needs only lowercasing: a fast path
+    // that seeding a large plist feels.
+    let utf8 = text.utf8
+    if utf8.allSatisfy({ (0x21...0x7E).contains($0) }) { return text.lowercased() }
+    if utf8.allSatisfy({ (0x20...0x7E).contains($0) }) {
+      return text.lowercased().split(separator: " ").joined(separator: " ")
+    }
+    return text.folding(
       options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil
     )
     .split(whereSeparator: \.isWhitespace)
@@ -111,6 +118,9 @@ extension BowTie {
     }
     if timesWorn < 0 {
       return ValidationFailure(attribute: "timesWorn", reason: "\(timesWorn) is negative")
+    }
+    if let lastWorn, !Self.lastWornRange.contains(lastWorn) {
+      return ValidationFailure(attribute: "lastWorn", reason: "is outside the years 1 to 9999")
     }
     if let url, let reason = Self.urlProblem(url.absoluteString) {
       return ValidationFailure(attribute: "url", reason: reason)
@@ -155,6 +165,10 @@ extension BowTie {
     else { return "'\(text)' is not an absolute URL" }
     return nil
   }
+
+  /// Dates the store can write as ISO 8601 text: years 1 to 9999.
+  static let lastWornRange =
+    Date(timeIntervalSince1970: -62_135_596_800)...Date(timeIntervalSince1970: 253_402_300_799)
 
   /// The most a price may be, and how many decimal places it may have.
   public static let maximumPrice = Decimal(1_000_000_000)

@@ -38,13 +38,20 @@ extension BowTieStore {
     try write(rollingBack: dryRun) { db, changes in
       var outcomes: [SeedOutcome] = []
       outcomes.reserveCapacity(entries.count)
+      // A seed into an empty store (a new one, most often) cannot meet a stored tie, and
+      // the file itself has no repeated id or key: no look-up per entry is needed.
+      let storeWasEmpty = try BowTie.fetchCount(db) == 0
+      // Cached statements: GRDB would otherwise build and prepare the SQL for every entry.
+      let byID = try db.cachedStatement(sql: "SELECT * FROM bowTie WHERE id = ?")
+      let byKey = try db.cachedStatement(sql: "SELECT * FROM bowTie WHERE canonicalKey = ?")
       for entry in entries {
         var tie = entry.tie
         let existing =
-          entry.hasExplicitID
-          ? try BowTie.filter(key: tie.id.uuidString).fetchOne(db)
-          : try BowTie.filter(BowTie.Columns.canonicalKey == BowTie.canonicalKey(tie.searchKey))
-            .fetchOne(db)
+          storeWasEmpty
+          ? nil
+          : entry.hasExplicitID
+            ? try BowTie.fetchOne(byID, arguments: [tie.id.uuidString])
+            : try BowTie.fetchOne(byKey, arguments: [BowTie.canonicalKey(tie.searchKey)])
         if let existing {
           guard replacing else {
             outcomes.append(.skip)

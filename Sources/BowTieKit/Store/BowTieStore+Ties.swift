@@ -179,13 +179,13 @@ extension BowTieStore {
     var tie = tie
     try tie.validate()
     let key = BowTie.canonicalKey(tie.searchKey)
-    if let other = try BowTie.filter(BowTie.Columns.canonicalKey == key)
-      .filter(BowTie.Columns.id != tie.id.uuidString).fetchOne(db)
-    {
+    let keyOwner = try db.cachedStatement(
+      sql: "SELECT name FROM bowTie WHERE canonicalKey = ? AND id != ? LIMIT 1")
+    if let other = try String.fetchOne(keyOwner, arguments: [key, tie.id.uuidString]) {
       throw BowTieError.invalidTie(
         name: tie.name,
         ValidationFailure(
-          attribute: "searchKey", reason: "'\(tie.searchKey)' is already used by \(other.name)"))
+          attribute: "searchKey", reason: "'\(tie.searchKey)' is already used by \(other)"))
     }
     // New bytes decide where the photo lives; without them, an external photo the tie
     // already refers to stays as it is.

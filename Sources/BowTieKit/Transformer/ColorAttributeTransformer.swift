@@ -32,6 +32,41 @@ public final class ColorAttributeTransformer: NSSecureUnarchiveFromDataTransform
 
   /// Encodes a color as an archive for storage.
   public func data(from color: TieColor) throws(ArchiveError) -> Data {
-    try archivedData(from: color)
+    guard let template = Self.template else { return try archivedData(from: color) }
+    return template.archive(color)
   }
+
+  /// Every color's archive has the same bytes but for its three components: they are
+  /// always one-byte integers, and the writer never shares objects. Seeding 100,000 ties
+  /// archives 100,000 colors, so the archive is made once and the components patched in.
+  struct Template {
+    let bytes: [UInt8]
+    let offsets: (red: Int, green: Int, blue: Int)
+
+    func archive(_ color: TieColor) -> Data {
+      var bytes = self.bytes
+      bytes[offsets.red] = color.red
+      bytes[offsets.green] = color.green
+      bytes[offsets.blue] = color.blue
+      return Data(bytes)
+    }
+  }
+
+  /// Found by archiving two colors that differ in every component with the real encoder
+  /// and locating the three bytes that differ; nil (the slow path) if the layout is not so.
+  static let template: Template? = {
+    let transformer = ColorAttributeTransformer()
+    guard let first = try? transformer.archivedData(from: TieColor(red: 1, green: 2, blue: 3)),
+      let second = try? transformer.archivedData(from: TieColor(red: 4, green: 5, blue: 6)),
+      first.count == second.count
+    else { return nil }
+    let bytes = Array(first)
+    let differing = zip(bytes, Array(second)).enumerated().filter { $0.element.0 != $0.element.1 }
+    guard differing.count == 3,
+      let red = differing.first(where: { $0.element == (1, 4) })?.offset,
+      let green = differing.first(where: { $0.element == (2, 5) })?.offset,
+      let blue = differing.first(where: { $0.element == (3, 6) })?.offset
+    else { return nil }
+    return Template(bytes: bytes, offsets: (red, green, blue))
+  }()
 }

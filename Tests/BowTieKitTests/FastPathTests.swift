@@ -1,0 +1,78 @@
+import Foundation
+import Testing
+
+@testable import BowTieKit
+
+/// Each fast path that seeding at scale relies on gives exactly what the general code does.
+@Suite("Fast paths")
+struct FastPathTests {
+  @Test("the color archive template equals the encoder's output for every component value")
+  func colorTemplate() throws {
+    let transformer = ColorAttributeTransformer()
+    let template = try #require(ColorAttributeTransformer.template)
+    var random = SplitMix64(seed: 0xC010)
+    var colors = (0...255).flatMap { value -> [TieColor] in
+      let byte = UInt8(value)
+      return [
+        TieColor(red: byte, green: 0, blue: 0), TieColor(red: 0, green: byte, blue: 0),
+        TieColor(red: 0, green: 0, blue: byte), TieColor(red: byte, green: byte, blue: byte),
+      ]
+    }
+    colors += (0..<2_000).map { _ in
+      TieColor(
+        red: UInt8(truncatingIfNeeded: random.next()),
+        green: UInt8(truncatingIfNeeded: random.next()),
+        blue: UInt8(truncatingIfNeeded: random.next()))
+    }
+    for color in colors {
+      let fast = template.archive(color)
+      #expect(fast == (try transformer.archivedData(from: color)), "\(color)")
+      #expect(try transformer.color(from: fast) == color)
+    }
+  }
+
+  @Test("canonical forms of ASCII text match the general folding")
+  func canonicalASCII() {
+    var random = SplitMix64(seed: 0xA5C11)
+    let alphabet = Array("abcXYZ Q09 -_.!~ ")
+    for _ in 0..<2_000 {
+      let text = String(
+        (0..<random.next(below: 24)).map { _ in alphabet[random.next(below: alphabet.count)] })
+      let general = text.folding(
+        options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil
+      )
+      .split(whereSeparator: \.isWhitespace).joined(separator: " ")
+      #expect(BowTie.canonicalize(text) == general, "'\(text)'")
+    }
+  }
+
+  @Test("stored dates match the C library's formatting, milliseconds included")
+  func storageDates() throws {
+    var random = SplitMix64(seed: 0xDA7E)
+    for _ in 0..<2_000 {
+      let seconds =
+        Double(random.next(below: 253_402_300_799)) + Double(random.next(below: 1000)) / 1000
+      let date = Date(timeIntervalSince1970: seconds)
+      var time = time_t(seconds.rounded(.down))
+      var parts = tm()
+      gmtime_r(&time, &parts)
+      let text = StorageDate.format(date)
+      #expect(
+        text.hasPrefix(
+          String(
+            format: "%04d-%02d-%02dT%02d:%02d", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1,
+            Int(parts.tm_mday), Int(parts.tm_hour), Int(parts.tm_min))), "\(text)")
+      #expect(abs(try StorageDate.parse(text).timeIntervalSince(date)) < 0.0006, "\(text)")
+    }
+    #expect(
+      StorageDate.format(Date(timeIntervalSince1970: 1_795_248_000.9996))
+        == "2026-11-21T08:00:01.000Z")
+  }
+
+  @Test("a lastWorn the store cannot write is refused")
+  func lastWornRange() {
+    let tie = BowTie(
+      name: "Old", searchKey: "O", lastWorn: Date(timeIntervalSince1970: -70_000_000_000))
+    #expect(tie.validationFailure?.attribute == "lastWorn")
+  }
+}
