@@ -186,6 +186,43 @@ struct StoreTests {
     #expect(try store.count() == 1)
   }
 
+  @Test("photo files left by a process that died mid-write are swept on the next open")
+  func interruptedPhotoWrites() throws {
+    let folder = TemporaryFolder()
+    let store = try folder.openStore()
+    try store.seed(
+      entries(
+        [tieEntry("Big", key: "BIG", imageName: "big.png")],
+        images: ["big.png": photoBytes(count: 200_000, seed: 21)]))
+    let kept = try #require(folder.externalFiles().first)
+    // What a seed killed between writing its files and committing leaves behind.
+    let marker = folder.externalDataFolder.deletingLastPathComponent()
+      .appendingPathComponent("photo-writes-in-progress")
+    try Data().write(to: marker)
+    try photoBytes(count: 10, seed: 22).write(
+      to: folder.externalDataFolder.appendingPathComponent("0bad"))
+    try Data().write(to: folder.externalDataFolder.appendingPathComponent(".tmp-123"))
+    #expect(folder.externalFiles().count == 3)
+    _ = try folder.openStore()
+    #expect(folder.externalFiles() == [kept])
+    #expect(!FileManager.default.fileExists(atPath: marker.path))
+    #expect(
+      try folder.openStore().tie(matching: "BIG", loadingPhoto: true).photoData?.count == 200_000)
+  }
+
+  @Test("a successful seed leaves no marker behind")
+  func noMarkerAfterSeed() throws {
+    let folder = TemporaryFolder()
+    let store = try folder.openStore()
+    try store.seed(
+      entries(
+        [tieEntry("Big", key: "BIG", imageName: "big.png")],
+        images: ["big.png": photoBytes(count: 200_000, seed: 23)]))
+    let marker = folder.externalDataFolder.deletingLastPathComponent()
+      .appendingPathComponent("photo-writes-in-progress")
+    #expect(!FileManager.default.fileExists(atPath: marker.path))
+  }
+
   @Test("a missing or altered external photo is a clear error for that tie")
   func missingPhotoFile() throws {
     let folder = TemporaryFolder()

@@ -123,3 +123,70 @@ struct FailureTests {
       try bowtie.sqlite("SELECT length(tintColor) FROM bowTie WHERE searchKey = 'O'") == "300\n")
   }
 }
+
+@Suite("Interrupted seeds")
+struct InterruptedSeedTests {
+  @Test("a seed killed at any moment leaves all or none of it, and no orphan photo file")
+  func killedSeeds() throws {
+    let bowtie = Bowtie()
+    defer { bowtie.remove() }
+    try bowtie("list")
+    let images = bowtie.folder.appendingPathComponent("images")
+    try FileManager.default.createDirectory(at: images, withIntermediateDirectories: true)
+    var entries = ""
+    for index in 0..<100 {
+      var photo = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+      photo.append(photoNoise(count: 200_000, seed: UInt64(index)))
+      try photo.write(to: images.appendingPathComponent("p\(index).png"))
+      entries += """
+        <dict><key>name</key><string>Photo Tie \(index)</string><key>searchKey</key>
+        <string>P\(index)</string><key>rating</key><integer>3</integer>
+        <key>imageName</key><string>p\(index)</string></dict>
+        """
+    }
+    let plist = "<?xml version=\"1.0\"?><plist version=\"1.0\"><array>\(entries)</array></plist>"
+    try Data(plist.utf8).write(to: bowtie.folder.appendingPathComponent("photos.plist"))
+    let support = bowtie.folder.appendingPathComponent(".BowTies_SUPPORT")
+    let external = support.appendingPathComponent("_EXTERNAL_DATA")
+    let marker = support.appendingPathComponent("photo-writes-in-progress")
+    var interruptedMidWrite = 0
+    for delay in [0.005, 0.01, 0.02, 0.03, 0.05, 0.07, 0.1, 0.13, 0.17, 0.22, 0.3, 0.4] {
+      try bowtie.sqlite("DELETE FROM bowTie WHERE searchKey LIKE 'P%'")
+      try? FileManager.default.removeItem(at: external)
+      let process = Process()
+      process.executableURL = Bowtie.binary
+      process.arguments = ["seed", "photos.plist", "--store", bowtie.store]
+      process.currentDirectoryURL = bowtie.folder
+      process.standardOutput = FileHandle.nullDevice
+      process.standardError = FileHandle.nullDevice
+      try process.run()
+      Thread.sleep(forTimeInterval: delay)
+      kill(process.processIdentifier, SIGKILL)
+      process.waitUntilExit()
+      if FileManager.default.fileExists(atPath: marker.path) { interruptedMidWrite += 1 }
+      // The next command sweeps what the killed one left.
+      #expect(try bowtie("list").status == 0)
+      let count = try bowtie.sqlite("SELECT count(*) FROM bowTie")
+      #expect(count == "7\n" || count == "107\n", "after \(delay) s: \(count)")
+      #expect(try bowtie.sqlite("PRAGMA integrity_check") == "ok\n")
+      let referenced = Set(
+        try bowtie.sqlite("SELECT photoFile FROM bowTie WHERE photoFile IS NOT NULL")
+          .split(separator: "\n").map(String.init))
+      let files = Set((try? FileManager.default.contentsOfDirectory(atPath: external.path)) ?? [])
+      #expect(files.subtracting(referenced).isEmpty, "orphans after \(delay) s")
+      #expect(referenced.subtracting(files).isEmpty, "missing files after \(delay) s")
+      #expect(!FileManager.default.fileExists(atPath: marker.path))
+    }
+    // Without this the test could pass without ever killing a seed mid-write.
+    #expect(interruptedMidWrite > 0)
+  }
+
+  private func photoNoise(count: Int, seed: UInt64) -> Data {
+    var state = seed &+ 0x9E37_79B9_7F4A_7C15
+    return Data(
+      (0..<count).map { _ in
+        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        return UInt8(truncatingIfNeeded: state >> 33)
+      })
+  }
+}

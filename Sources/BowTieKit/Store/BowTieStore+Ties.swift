@@ -192,7 +192,7 @@ extension BowTieStore {
     if let data = tie.photoData {
       tie.externalPhotoName = nil
       if photos.isExternal(data) {
-        let (name, created) = try photos.write(data)
+        let (name, created) = try photos.write(data, changes)
         tie.externalPhotoName = name
         if created { changes.created.append(name) }
       }

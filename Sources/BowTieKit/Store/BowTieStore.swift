@@ -102,7 +102,26 @@ public struct BowTieStore: Sendable {
     let lockFile = StoreLocation.externalDataDirectory(forStoreAt: url)
       .deletingLastPathComponent().appendingPathComponent("migration.lock")
     try store.migrate(lockFile: lockFile)
+    if let marker = store.photos.writingMarker, access(marker.path, F_OK) == 0, !config.readonly {
+      try store.sweepInterruptedPhotoWrites()
+    }
     return store
+  }
+
+  /// Removes photo files that no tie and no undo entry refers to, and temporary files.
+  ///
+  /// Safe only under the write lock, which this takes: every other transaction has then
+  /// either committed its rows or rolled back, so an unreferenced file is garbage.
+  func sweepInterruptedPhotoWrites() throws(BowTieError) {
+    try write { db, _ in
+      for name in photos.allFileNames() {
+        let referenced =
+          try !BowTie.filter(BowTie.Columns.photoFile == name).isEmpty(db)
+          || !UndoEntry.filter(UndoEntry.Columns.photoFile == name).isEmpty(db)
+        if !referenced { photos.remove([name]) }
+      }
+      if let marker = photos.writingMarker { unlink(marker.path) }
+    }
   }
 
   /// Creates and fills a new store, or returns nil when another process created one first.
@@ -197,6 +216,9 @@ public struct BowTieStore: Sendable {
     throws(BowTieError) -> T
   {
     let changes = PhotoChanges()
+    defer {
+      if changes.markedWriting, let marker = photos.writingMarker { unlink(marker.path) }
+    }
     do {
       let result = try dbWriter.writeWithoutTransaction { db in
         var result: T?
@@ -261,6 +283,8 @@ final class PhotoChanges: @unchecked Sendable {
   // Only touched inside one write transaction, on the writer's queue.
   var created: [String] = []
   var released: Set<String> = []
+  /// Whether this transaction created the photo-writes marker, and must remove it.
+  var markedWriting = false
 }
 
 extension BowTieError {

@@ -15,14 +15,23 @@ struct PhotoStorage: Sendable {
   /// photo inline.
   let directory: URL?
 
+  /// Exists while a transaction may be writing photo files. Found by a later open, it
+  /// means a process died between writing a file and committing the row that refers to
+  /// it (`kill -9`, Ctrl-C, a crash): the files nothing refers to are then swept.
+  var writingMarker: URL? {
+    directory?.deletingLastPathComponent().appendingPathComponent("photo-writes-in-progress")
+  }
+
   func isExternal(_ data: Data) -> Bool {
     directory != nil && data.count > Self.externalThreshold
   }
 
   /// Writes `data` under its content name unless an intact copy is already there.
   /// Returns the name, and whether this call created the file.
-  func write(_ data: Data) throws(BowTieError) -> (name: String, created: Bool) {
-    guard let directory else {
+  func write(_ data: Data, _ changes: PhotoChanges) throws(BowTieError) -> (
+    name: String, created: Bool
+  ) {
+    guard let directory, let writingMarker else {
       throw .storeNotWritable(path: ":memory:", reason: "an in-memory store has no photo folder")
     }
     let name = SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
@@ -32,6 +41,10 @@ struct PhotoStorage: Sendable {
     }
     do {
       try FileSystem.createDirectories(directory)
+      if !changes.markedWriting {
+        try FileSystem.writeAtomically(Data(), to: writingMarker)
+        changes.markedWriting = true
+      }
       try FileSystem.writeAtomically(data, to: file)
     } catch {
       throw .storeNotWritable(path: file.path, reason: error.reason)
@@ -69,6 +82,12 @@ struct PhotoStorage: Sendable {
     for name in names {
       _ = unlink(url(for: name).path)
     }
+  }
+
+  /// Every file in the photo folder, temporary ones included.
+  func allFileNames() -> [String] {
+    guard let directory else { return [] }
+    return (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
   }
 
   private func fileSize(_ file: URL) -> Int? {
