@@ -67,6 +67,21 @@ struct SeedCommandTests {
     #expect(result.status == 0 && result.stdout == "added 1, replaced 0, skipped 0\n", "\(result)")
   }
 
+  @Test("a long seed shows a progress bar on a terminal, and never in a pipe")
+  func progressBar() throws {
+    let bowtie = Bowtie()
+    defer { bowtie.remove() }
+    let many = (0..<5_000).map { entry("Tie \($0)", "K\($0)") }
+    try plist(many).write(to: bowtie.folder.appendingPathComponent("many.plist"))
+    let command = "'\(Bowtie.binary.path)' seed many.plist --store '\(bowtie.store)'"
+    let terminal = try bowtie.run("/usr/bin/script", ["-qec", command, "/dev/null"])
+    #expect(terminal.status == 0)
+    #expect(terminal.stdout.contains("seeding █"), "\(terminal.stdout.prefix(300))")
+    #expect(terminal.stdout.contains("added 5000, replaced 0, skipped 0"))
+    let piped = try bowtie("seed", "many.plist", "--replace")
+    #expect(piped.stderr.isEmpty && piped.stdout == "added 0, replaced 5000, skipped 0\n")
+  }
+
   @Test("a plist with one bad entry changes nothing and names it")
   func allOrNothing() throws {
     let bowtie = Bowtie()

@@ -17,11 +17,14 @@ extension BowTieStore {
   /// Stores seed entries in one transaction, like the app's `insertSampleData`: an
   /// entry whose `id` (or, without one, whose `searchKey`) is already stored is
   /// skipped, or overwritten with `replacing`. Any failure changes nothing.
+  ///
+  /// - Parameter progress: called now and then with how many entries are done, of how many.
   @discardableResult
-  public func seed(_ entries: [SeedEntry], replacing: Bool = false) throws(BowTieError)
-    -> SeedSummary
-  {
-    SeedSummary(try seed(entries, replacing: replacing, dryRun: false))
+  public func seed(
+    _ entries: [SeedEntry], replacing: Bool = false,
+    progress: ((_ done: Int, _ total: Int) -> Void)? = nil
+  ) throws(BowTieError) -> SeedSummary {
+    SeedSummary(try seed(entries, replacing: replacing, dryRun: false, progress: progress))
   }
 
   /// What ``seed(_:replacing:)`` would do with each entry, without changing anything:
@@ -29,12 +32,13 @@ extension BowTieStore {
   public func seedPlan(_ entries: [SeedEntry], replacing: Bool = false) throws(BowTieError)
     -> [SeedOutcome]
   {
-    try seed(entries, replacing: replacing, dryRun: true)
+    try seed(entries, replacing: replacing, dryRun: true, progress: nil)
   }
 
-  private func seed(_ entries: [SeedEntry], replacing: Bool, dryRun: Bool) throws(BowTieError)
-    -> [SeedOutcome]
-  {
+  private func seed(
+    _ entries: [SeedEntry], replacing: Bool, dryRun: Bool,
+    progress: ((_ done: Int, _ total: Int) -> Void)?
+  ) throws(BowTieError) -> [SeedOutcome] {
     try write(rollingBack: dryRun) { db, changes in
       var outcomes: [SeedOutcome] = []
       outcomes.reserveCapacity(entries.count)
@@ -55,6 +59,7 @@ extension BowTieStore {
         if let existing {
           guard replacing else {
             outcomes.append(.skip)
+            if let progress, outcomes.count % 1_000 == 0 { progress(outcomes.count, entries.count) }
             continue
           }
           tie.id = existing.id
@@ -66,7 +71,9 @@ extension BowTieStore {
             index: entry.index, name: tie.name, key: failure.attribute, reason: failure.reason)
         }
         outcomes.append(existing == nil ? .add : .replace)
+        if let progress, outcomes.count % 1_000 == 0 { progress(outcomes.count, entries.count) }
       }
+      progress?(entries.count, entries.count)
       return outcomes
     }
   }

@@ -44,12 +44,16 @@ extension Bowties {
         try printPlan(entries, outcomes: try plan(entries))
         return
       }
+      let bar = entries.count >= 1_000 ? ProgressBar("seeding") : nil
+      let progress = bar.map { bar in { (done: Int, total: Int) in bar.update(done, of: total) } }
       // A new store is created with just these entries, atomically.
       var seededOnCreation: SeedSummary?
       let store = try storeOptions.open {
-        seededOnCreation = try $0.seed(entries, replacing: replace)
+        seededOnCreation = try $0.seed(entries, replacing: replace, progress: progress)
       }
-      let summary = try seededOnCreation ?? store.seed(entries, replacing: replace)
+      let summary =
+        try seededOnCreation ?? store.seed(entries, replacing: replace, progress: progress)
+      bar?.finish()
       if output.json {
         try TieOutput(json: true).printJSON(summary)
       } else {

@@ -10,6 +10,7 @@ import Foundation
 enum Terminal {
   static var standardInputIsTerminal: Bool { isatty(STDIN_FILENO) == 1 }
   static var standardOutputIsTerminal: Bool { isatty(STDOUT_FILENO) == 1 }
+  static var standardErrorIsTerminal: Bool { isatty(STDERR_FILENO) == 1 }
 
   /// Color on stdout: a terminal, `NO_COLOR` unset or empty, and not `TERM=dumb`.
   static var usesColor: Bool {
