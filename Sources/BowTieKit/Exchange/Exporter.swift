@@ -60,7 +60,7 @@ public struct Exporter: Sendable {
         let document: Data
         switch (format, binaryPlist) {
         case (.json, _):
-          document = try Self.jsonEncoder.encode(entries) + Data("\n".utf8)
+          document = try TieJSON.makeEncoder().encode(entries) + Data("\n".utf8)
         case (_, true):
           // Foundation's binary writer lays dictionaries out in hash order, which changes
           // from run to run; ours sorts keys, so the same store gives the same bytes.
@@ -94,7 +94,7 @@ public struct Exporter: Sendable {
         Entry.Color(red: Int($0.red), green: Int($0.green), blue: Int($0.blue))
       },
       lastWorn: lastWorn, url: tie.url?.absoluteString,
-      price: tie.price.map { NSDecimalNumber(decimal: $0).stringValue },
+      price: tie.price.map(BowTie.priceText),
       imageName: hasFile ? imageName : nil, photoData: hasFile ? nil : item.photo)
   }
 
@@ -138,16 +138,6 @@ public struct Exporter: Sendable {
     }
   }
 
-  private static var jsonEncoder: JSONEncoder {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-    encoder.dateEncodingStrategy = .custom { date, encoder in
-      var container = encoder.singleValueContainer()
-      try container.encode(ISO8601.formatUTC(date))
-    }
-    return encoder
-  }
-
   private func csv(_ items: [Item]) -> String {
     let header = [
       "id", "searchKey", "name", "rating", "timesWorn", "lastWorn", "isFavorite", "url", "price",
@@ -160,7 +150,7 @@ public struct Exporter: Sendable {
         tie.id.uuidString, tie.searchKey, tie.name, BowTie.formatRating(tie.rating),
         String(tie.timesWorn), tie.lastWorn.map(ISO8601.formatUTC) ?? "",
         tie.isFavorite ? "true" : "false", tie.url?.absoluteString ?? "",
-        tie.price.map { NSDecimalNumber(decimal: $0).stringValue } ?? "", tie.tintColor?.hex ?? "",
+        tie.price.map(BowTie.priceText) ?? "", tie.tintColor?.hex ?? "",
         String(item.photo?.count ?? 0),
       ]
       lines.append(fields.map(CSVReport.field).joined(separator: ","))

@@ -184,6 +184,11 @@ extension BowTie {
     return nil
   }
 
+  /// The exact decimal text a price is stored and exchanged as: "19.99", "5".
+  public static func priceText(_ price: Decimal) -> String {
+    NSDecimalNumber(decimal: price).stringValue
+  }
+
   /// Parses a price as typed or as a seed file's string: digits with an optional dot
   /// and decimals (`19.99`), whatever the locale. Exact: `Decimal`, never `Double`.
   public static func parsePrice(_ text: String) throws(BowTieError) -> Decimal {

@@ -32,7 +32,7 @@ public struct TieJSON: Codable, Equatable, Sendable {
     lastWorn = tie.lastWorn.map(ISO8601.formatUTC)
     isFavorite = tie.isFavorite
     url = tie.url?.absoluteString
-    price = tie.price.map { NSDecimalNumber(decimal: $0).stringValue }
+    price = tie.price.map(BowTie.priceText)
     tintColor = tie.tintColor.map {
       RGB(red: Int($0.red), green: Int($0.green), blue: Int($0.blue))
     }

@@ -93,7 +93,7 @@ extension BowTie: FetchableRecord, PersistableRecord {
     container[Columns.photoFile] = externalPhotoName
     container[Columns.photoSize] = photoByteCount
     container[Columns.wearsBeforeHistory] = wearsBeforeHistory ?? timesWorn
-    container[Columns.price] = price.map { NSDecimalNumber(decimal: $0).stringValue }
+    container[Columns.price] = price.map(Self.priceText)
   }
 
   /// The registered color transformer, looked up by the name the model gives.
