@@ -17,10 +17,17 @@ let package = Package(
     .target(
       name: "BowTieKit",
       dependencies: [
+        "CLibXML2",
         .product(name: "GRDB", package: "GRDB.swift"),
         .product(name: "Crypto", package: "swift-crypto"),
       ],
       plugins: ["EmbedSampleData"]
+    ),
+    // libxml2's streaming reader, for XML seed plists too large for Foundation's parser.
+    .systemLibrary(
+      name: "CLibXML2",
+      pkgConfig: "libxml-2.0",
+      providers: [.apt(["libxml2-dev"])]
     ),
     // The command-line interface: parsing, formatting, exit codes. No SQL.
     .executableTarget(

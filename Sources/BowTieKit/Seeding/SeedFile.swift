@@ -47,6 +47,24 @@ public enum SeedFile {
     _ data: Data, source: String, images: ImageSource, format: Format = .plist
   ) throws(BowTieError) -> [SeedEntry] {
     guard !data.isEmpty else { throw .invalidSeedFile(source: source, reason: "the file is empty") }
+    var collector = Collector(images: images)
+    // XML plists stream through libxml2, an entry at a time; binary plists and JSON,
+    // compact already, go through Foundation.
+    if format == .plist && XMLPlistReader.looksLikeXML(data) {
+      let root: XMLPlistReader.Root
+      do {
+        root = try XMLPlistReader.read(data) { index, item throws(BowTieError) in
+          try collector.add(item, index: index)
+        }
+      } catch {
+        if case .invalidSeedFile(_, let reason) = error {
+          throw .invalidSeedFile(source: source, reason: reason)
+        }
+        throw error
+      }
+      if case .other(let value) = root { throw notAnArray(PlistValue(value), source: source) }
+      return collector.entries
+    }
     let root: Any
     do {
       switch format {
@@ -60,35 +78,49 @@ public enum SeedFile {
       throw .invalidSeedFile(source: source, reason: "not \(kind) (\(plistReason(error)))")
     }
     guard case .array(let items) = PlistValue(root) else {
-      throw .invalidSeedFile(
-        source: source,
-        reason: "expected an array of tie dictionaries, found \(PlistValue(root).kind)")
+      throw notAnArray(PlistValue(root), source: source)
     }
-    var entries: [SeedEntry] = []
-    entries.reserveCapacity(items.count)
-    var seenIDs: [UUID: SeedEntry] = [:]
-    var seenKeys: [String: SeedEntry] = [:]
     for (index, item) in items.enumerated() {
-      let entry = try parseEntry(item, index: index, images: images)
+      try collector.add(item, index: index)
+    }
+    return collector.entries
+  }
+
+  private static func notAnArray(_ root: PlistValue, source: String) -> BowTieError {
+    .invalidSeedFile(
+      source: source, reason: "expected an array of tie dictionaries, found \(root.kind)")
+  }
+
+  /// Checks entries one by one as they arrive, and that no id or key repeats.
+  private struct Collector {
+    let images: ImageSource
+    var entries: [SeedEntry] = []
+    // The first entry with each id and key, by position and name: all a message needs.
+    private var seenIDs: [UUID: (index: Int, name: String)] = [:]
+    private var seenKeys: [String: (index: Int, name: String)] = [:]
+
+    init(images: ImageSource) { self.images = images }
+
+    mutating func add(_ item: Any, index: Int) throws(BowTieError) {
+      let entry = try SeedFile.parseEntry(item, index: index, images: images)
       if entry.hasExplicitID, let first = seenIDs[entry.tie.id] {
         throw .invalidSeedEntry(
           index: index, name: entry.tie.name, key: "id",
-          reason: "\(entry.tie.id) repeats entry \(first.index) (\(first.tie.name))")
+          reason: "\(entry.tie.id) repeats entry \(first.index) (\(first.name))")
       }
       let key = BowTie.canonicalKey(entry.tie.searchKey)
       if let first = seenKeys[key] {
         throw .invalidSeedEntry(
           index: index, name: entry.tie.name, key: "searchKey",
-          reason: "'\(entry.tie.searchKey)' repeats entry \(first.index) (\(first.tie.name))")
+          reason: "'\(entry.tie.searchKey)' repeats entry \(first.index) (\(first.name))")
       }
-      seenIDs[entry.tie.id] = entry
-      seenKeys[key] = entry
+      seenIDs[entry.tie.id] = (index, entry.tie.name)
+      seenKeys[key] = (index, entry.tie.name)
       entries.append(entry)
     }
-    return entries
   }
 
-  private static func parseEntry(
+  fileprivate static func parseEntry(
     _ item: Any, index: Int, images: ImageSource
   ) throws(BowTieError) -> SeedEntry {
     guard case .dictionary(let fields) = PlistValue(item) else {
@@ -361,8 +393,14 @@ enum PlistValue {
   case array([Any]), dictionary([String: Any]), other(String)
 
   init(_ value: Any) {
+    // Plain Swift values first, as the streaming XML reader hands them over; then the
+    // Foundation objects PropertyListSerialization and JSONSerialization return.
     if type(of: value) == Bool.self, let flag = value as? Bool {
       self = .bool(flag)
+    } else if type(of: value) == Int64.self, let number = value as? Int64 {
+      self = .integer(number)
+    } else if type(of: value) == Double.self, let number = value as? Double {
+      self = .real(number)
     } else if let text = value as? String {
       self = .string(text)
     } else if let date = value as? Date {

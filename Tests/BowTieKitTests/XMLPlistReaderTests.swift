@@ -1,0 +1,117 @@
+import Foundation
+import Testing
+
+@testable import BowTieKit
+
+@Suite("Streaming XML plist reader")
+struct XMLPlistReaderTests {
+  private func parse(_ xml: String) throws -> [SeedEntry] {
+    try SeedFile.parse(Data(xml.utf8), source: "x.plist", images: .embedded([:]))
+  }
+
+  private func refusal(_ xml: String) -> String {
+    do {
+      _ = try parse(xml)
+      return "accepted"
+    } catch {
+      return error.localizedDescription
+    }
+  }
+
+  private func plist(_ body: String) -> String {
+    """
+    <?xml version="1.0" encoding="UTF-8"?>
+    <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+    <plist version="1.0"><array>\(body)</array></plist>
+    """
+  }
+
+  private let tie = """
+    <dict><key>id</key><string>0B0771E5-0000-4000-8000-0000000000AB</string>
+    <key>name</key><string>A &amp; B &lt;Tie&gt;</string><key>searchKey</key><string>AB</string>
+    <key>rating</key><real>4.5</real><key>timesWorn</key><integer>3</integer>
+    <key>isFavorite</key><true/><key>lastWorn</key><date>2026-11-01T10:00:00Z</date>
+    <key>tintColor</key><dict><key>red</key><integer>1</integer><key>green</key><integer>2</integer>
+    <key>blue</key><integer>3</integer></dict><key>photoData</key><data>
+    iVBORw0K
+    GgoAAAA=
+    </data><key>price</key><string><![CDATA[19.99]]></string></dict>
+    """
+
+  @Test("reads what Foundation reads, value for value")
+  func sameAsFoundation() throws {
+    let xml = plist(tie + tie.replacingOccurrences(of: "AB", with: "CD"))
+    let streamed = try parse(xml)
+    let viaFoundation = try PropertyListSerialization.propertyList(
+      from: Data(xml.utf8), format: nil)
+    let binary = try PropertyListSerialization.data(
+      fromPropertyList: viaFoundation, format: .binary, options: 0)
+    let reference = try SeedFile.parse(binary, source: "x", images: .embedded([:]))
+    #expect(streamed.map(\.tie) == reference.map(\.tie))
+    let first = try #require(streamed.first?.tie)
+    #expect(
+      first.name == "A & B <Tie>" && first.rating == 4.5 && first.timesWorn == 3 && first.isFavorite
+    )
+    #expect(first.photoData == Data(base64Encoded: "iVBORw0KGgoAAAA="))
+    #expect(first.price == Decimal(string: "19.99"))
+  }
+
+  @Test("the checked-in SampleData.plist reads the same both ways")
+  func sampleData() throws {
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .deletingLastPathComponent().deletingLastPathComponent()
+    let xml = try Data(contentsOf: root.appendingPathComponent("SampleData.plist"))
+    let value = try PropertyListSerialization.propertyList(from: xml, format: nil)
+    let binary = try PropertyListSerialization.data(
+      fromPropertyList: value, format: .binary, options: 0)
+    let images = ImageSource.folder(root.appendingPathComponent("images"))
+    #expect(
+      try SeedFile.parse(xml, source: "x", images: images).map(\.tie)
+        == SeedFile.parse(binary, source: "x", images: images).map(\.tie))
+  }
+
+  @Test(
+    "hostile or malformed XML is refused with the line, never followed",
+    arguments: [
+      // An entity bomb: its references are refused, not expanded.
+      """
+      <?xml version="1.0"?><!DOCTYPE plist [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;">]>
+      <plist><array><dict><key>name</key><string>&b;</string></dict></array></plist>
+      """,
+      // An external entity: no file or network is read.
+      """
+      <?xml version="1.0"?><!DOCTYPE plist [<!ENTITY x SYSTEM "file:///etc/passwd">]>
+      <plist><array><dict><key>name</key><string>&x;</string></dict></array></plist>
+      """,
+      "<plist><array><dict><key>name</key><string>unclosed</dict></array></plist>",
+      "<plist><array><dict><string>no key</string></dict></array></plist>",
+      "<plist><array><blob/></array></plist>",
+      "<plist><array><integer>99999999999999999999</integer></array></plist>",
+      "<plist><array><real>fast</real></array></plist>",
+      "<plist><array><date>yesterday</date></array></plist>",
+      "<plist><array><dict><key>a</key><string>x<b/></string></dict></array></plist>",
+      "<plist><array>loose text</array></plist>",
+      "<plist><array><dict><key>name</key></dict></array></plist>",
+      String(repeating: "<array>", count: 40) + String(repeating: "</array>", count: 40),
+    ])
+  func refused(xml: String) {
+    let message = refusal(xml)
+    #expect(message.hasPrefix("x.plist: not a property list ("), "\(message)")
+    #expect(!message.contains("root:"), "nothing from /etc/passwd")
+  }
+
+  @Test("a root that is not an array is named, as before")
+  func rootKinds() throws {
+    #expect(
+      refusal("<plist><dict/></plist>")
+        == "x.plist: expected an array of tie dictionaries, found a dictionary")
+    #expect(
+      refusal("<plist><string>hi</string></plist>")
+        == "x.plist: expected an array of tie dictionaries, found a string ('hi')")
+    #expect(
+      refusal("<plist><array><string>hi</string></array></plist>")
+        == "entry 0: is a string ('hi'), not a dictionary")
+    #expect(try parse("<plist><array/></plist>").isEmpty)
+    #expect(try parse("<array/>").isEmpty)
+  }
+}
