@@ -184,6 +184,20 @@ extension BowTie {
     return nil
   }
 
+  /// Parses a purchase link: an absolute URL with a scheme and a host.
+  public static func parseURL(_ text: String) throws(BowTieError) -> URL {
+    guard urlProblem(text) == nil, let url = URL(string: text) else {
+      throw .invalidValue("url \(urlProblem(text) ?? "'\(text)' is not an absolute URL")")
+    }
+    return url
+  }
+
+  /// Checks a search key as typed: not empty, short, no white space.
+  public static func parseSearchKey(_ text: String) throws(BowTieError) -> String {
+    if let problem = searchKeyProblem(text) { throw .invalidValue("searchKey \(problem)") }
+    return text
+  }
+
   /// The exact decimal text a price is stored and exchanged as: "19.99", "5".
   public static func priceText(_ price: Decimal) -> String {
     NSDecimalNumber(decimal: price).stringValue

@@ -69,15 +69,3 @@ public struct TieJSON: Codable, Equatable, Sendable {
     return encoder
   }
 }
-
-extension ISO8601 {
-  /// "2026-11-21T08:00:00Z": whole seconds, UTC.
-  public static func formatUTC(_ date: Date) -> String {
-    var time = time_t(date.timeIntervalSince1970.rounded(.down))
-    var parts = tm()
-    gmtime_r(&time, &parts)
-    return String(
-      format: "%04d-%02d-%02dT%02d:%02d:%02dZ", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1,
-      Int(parts.tm_mday), Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec))
-  }
-}

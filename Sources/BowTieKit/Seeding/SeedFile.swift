@@ -149,8 +149,10 @@ public enum SeedFile {
     tie.lastWorn = try reader.date("lastWorn")
     tie.isFavorite = try reader.optional("isFavorite", as: Bool.self) ?? false
     if let text = try reader.optional("url", as: String.self) {
-      if let problem = BowTie.urlProblem(text) { throw reader.failure("url", problem) }
-      tie.url = URL(string: text)
+      guard let url = try? BowTie.parseURL(text) else {
+        throw reader.failure("url", BowTie.urlProblem(text) ?? "'\(text)' is not an absolute URL")
+      }
+      tie.url = url
     }
     tie.price = try reader.price()
     if let failure = tie.validationFailure {

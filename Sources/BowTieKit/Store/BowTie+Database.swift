@@ -153,26 +153,7 @@ enum StorageDate {
       millis -= 1000
       seconds += 1
     }
-    var time = time_t(seconds)
-    var parts = tm()
-    gmtime_r(&time, &parts)
-    // Digits by hand: String(format:) costs more than the rest of a seeded row's date.
-    var text: [UInt8] = Array("0000-00-00T00:00:00.000Z".utf8)
-    func put(_ value: Int, at end: Int, width: Int) {
-      var value = value
-      for index in stride(from: end, to: end - width, by: -1) {
-        text[index] = UInt8(48 + value % 10)
-        value /= 10
-      }
-    }
-    put(Int(parts.tm_year) + 1900, at: 3, width: 4)
-    put(Int(parts.tm_mon) + 1, at: 6, width: 2)
-    put(Int(parts.tm_mday), at: 9, width: 2)
-    put(Int(parts.tm_hour), at: 12, width: 2)
-    put(Int(parts.tm_min), at: 15, width: 2)
-    put(Int(parts.tm_sec), at: 18, width: 2)
-    put(millis, at: 22, width: 3)
-    return String(decoding: text, as: UTF8.self)
+    return ISO8601.utcText(seconds: time_t(seconds), milliseconds: millis)
   }
 
   /// Parses what ``format(_:)`` writes, and the plainer forms other tools write

@@ -34,7 +34,7 @@ struct PhotoStorage: Sendable {
     guard let directory, let writingMarker else {
       throw .storeNotWritable(path: ":memory:", reason: "an in-memory store has no photo folder")
     }
-    let name = SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
+    let name = Self.contentName(data)
     let file = directory.appendingPathComponent(name)
     if let size = fileSize(file), size == data.count {
       return (name, false)
@@ -63,8 +63,7 @@ struct PhotoStorage: Sendable {
       throw .photoUnavailable(
         tie: tie, path: file.path, reason: missing ? "is missing" : "cannot be read")
     }
-    let digest = SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
-    guard digest == name, expectedSize == nil || expectedSize == data.count else {
+    guard Self.contentName(data) == name, expectedSize == nil || expectedSize == data.count else {
       throw .photoUnavailable(tie: tie, path: file.path, reason: "is damaged (its content changed)")
     }
     return data
@@ -82,6 +81,11 @@ struct PhotoStorage: Sendable {
     for name in names {
       _ = unlink(url(for: name).path)
     }
+  }
+
+  /// A photo's file name: the SHA-256 of its bytes, in hex.
+  static func contentName(_ data: Data) -> String {
+    SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
   }
 
   /// Every file in the photo folder, temporary ones included.

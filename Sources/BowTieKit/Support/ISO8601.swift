@@ -107,3 +107,35 @@ public enum ISO8601 {
     }
   }
 }
+
+extension ISO8601 {
+  /// "2026-11-21T08:00:00Z": whole seconds, UTC.
+  public static func formatUTC(_ date: Date) -> String {
+    utcText(seconds: time_t(date.timeIntervalSince1970.rounded(.down)), milliseconds: nil)
+  }
+
+  /// "2026-11-21T08:00:00Z", or with milliseconds "2026-11-21T08:00:00.250Z".
+  /// Digits by hand: String(format:) costs more than the rest of a seeded row's date.
+  static func utcText(seconds: time_t, milliseconds: Int?) -> String {
+    var time = seconds
+    var parts = tm()
+    gmtime_r(&time, &parts)
+    var text: [UInt8] = Array(
+      (milliseconds == nil ? "0000-00-00T00:00:00Z" : "0000-00-00T00:00:00.000Z").utf8)
+    func put(_ value: Int, at end: Int, width: Int) {
+      var value = value
+      for index in stride(from: end, to: end - width, by: -1) {
+        text[index] = UInt8(48 + value % 10)
+        value /= 10
+      }
+    }
+    put(Int(parts.tm_year) + 1900, at: 3, width: 4)
+    put(Int(parts.tm_mon) + 1, at: 6, width: 2)
+    put(Int(parts.tm_mday), at: 9, width: 2)
+    put(Int(parts.tm_hour), at: 12, width: 2)
+    put(Int(parts.tm_min), at: 15, width: 2)
+    put(Int(parts.tm_sec), at: 18, width: 2)
+    if let milliseconds { put(milliseconds, at: 22, width: 3) }
+    return String(decoding: text, as: UTF8.self)
+  }
+}

@@ -39,18 +39,8 @@ struct AttributeOptions: ParsableArguments {
     values.tintColor = try color.map(TieColor.parse)
     values.rating = try rating.map(BowTie.parseRating)
     values.price = try price.map(BowTie.parsePrice)
-    if let url {
-      if let problem = BowTie(name: "x", searchKey: "x", url: URL(string: url)).validationFailure {
-        throw .invalidValue("url \(problem.reason)")
-      }
-      guard let parsed = URL(string: url) else {
-        throw .invalidValue("url '\(url)' is not an absolute URL")
-      }
-      values.url = parsed
-    }
-    if let searchKey, let problem = BowTie(name: "x", searchKey: searchKey).validationFailure {
-      throw .invalidValue("\(problem)")
-    }
+    values.url = try url.map(BowTie.parseURL)
+    _ = try searchKey.map(BowTie.parseSearchKey)
     return values
   }
 

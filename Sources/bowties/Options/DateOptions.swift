@@ -28,4 +28,9 @@ enum DateParsing {
     guard let date = DateArgument.parse(text) else { throw DateArgument.problem(text) }
     return date
   }
+
+  /// The instant a date argument names (for a day, its start).
+  static func date(_ text: String) throws(BowTieError) -> Date {
+    try parse(text).date
+  }
 }

@@ -56,12 +56,8 @@ struct FilterOptions: ParsableArguments {
     filter.favoritesOnly = favorites
     filter.minimumRating = try minRating.map(BowTie.parseRating)
     filter.maximumRating = try maxRating.map(BowTie.parseRating)
-    filter.wornSince = try wornSince.map { text throws(BowTieError) in
-      try DateParsing.parse(text).date
-    }
-    filter.notWornSince = try notWornSince.map { text throws(BowTieError) in
-      try DateParsing.parse(text).date
-    }
+    filter.wornSince = try wornSince.map(DateParsing.date)
+    filter.notWornSince = try notWornSince.map(DateParsing.date)
     filter.neverWorn = neverWorn
     filter.sort = sort
     filter.reverse = reverse

@@ -52,9 +52,7 @@ extension Bowties {
       edit.url = values.url
       edit.price = values.price
       edit.timesWorn = timesWorn
-      edit.lastWorn = try lastWorn.map { text throws(BowTieError) in
-        try DateParsing.parse(text).date
-      }
+      edit.lastWorn = try lastWorn.map(DateParsing.date)
       if noPhoto {
         edit.photo = .remove
       } else if let data = try attributes.photoData() {

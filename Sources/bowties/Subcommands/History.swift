@@ -47,7 +47,7 @@ extension Bowties {
     }
 
     private func range() throws(BowTieError) -> (Date?, Date?) {
-      let start = try since.map { text throws(BowTieError) in try DateParsing.parse(text).date }
+      let start = try since.map(DateParsing.date)
       let end = try until.map { text throws(BowTieError) in try DateParsing.parse(text).end() }
       return (start, end)
     }
