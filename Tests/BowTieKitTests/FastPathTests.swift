@@ -46,6 +46,46 @@ struct FastPathTests {
     }
   }
 
+  @Test("name and key checks of ASCII text agree with the general checks")
+  func asciiValidation() {
+    var random = SplitMix64(seed: 0x7A11D)
+    let alphabet = Array("ab Z9 -\t~") + ["\u{7F}", "\u{1}", "é"]
+    for _ in 0..<3_000 {
+      let length = random.next(below: 3) == 0 ? random.next(below: 240) : random.next(below: 20)
+      let text = String((0..<length).map { _ in alphabet[random.next(below: alphabet.count)] })
+      #expect(BowTie.nameProblem(text) == BowTie.generalNameProblem(text), "'\(text)'")
+      #expect(BowTie.searchKeyProblem(text) == BowTie.generalSearchKeyProblem(text), "'\(text)'")
+    }
+  }
+
+  @Test("UUID text is Foundation's, both ways; damaged ids are refused, as Linux's sscanf did not")
+  func uuidText() {
+    var random = SplitMix64(seed: 0x0001D)
+    for _ in 0..<2_000 {
+      let id = UUID()
+      #expect(id.text == id.uuidString)
+      #expect(UUID(text: id.uuidString) == id)
+      #expect(UUID(text: id.uuidString.lowercased()) == id)
+      // Damaged forms: a character replaced, removed or added.
+      var characters = Array(id.uuidString)
+      let position = random.next(below: characters.count)
+      switch random.next(below: 3) {
+      case 0: characters[position] = Array("-gG0 xZ")[random.next(below: 7)]
+      case 1: characters.remove(at: position)
+      default: characters.insert("A", at: position)
+      }
+      let damaged = String(characters)
+      let hex = "[0-9A-Fa-f]"
+      let canonical = try! Regex("\(hex){8}-\(hex){4}-\(hex){4}-\(hex){4}-\(hex){12}")
+      if damaged.wholeMatch(of: canonical) != nil {
+        #expect(UUID(text: damaged) == UUID(uuidString: damaged), "\(damaged)")
+      } else {
+        #expect(UUID(text: damaged) == nil, "\(damaged)")
+      }
+    }
+    #expect(UUID(text: "") == nil && UUID(text: "E621E1F8C36C495A93FC0C247A3E6E5F0000") == nil)
+  }
+
   @Test("stored dates match the C library's formatting, milliseconds included")
   func storageDates() throws {
     var random = SplitMix64(seed: 0xDA7E)

@@ -73,10 +73,16 @@ public struct BowTie: Identifiable, Equatable, Sendable {
 
   /// Folds case, diacritics and width, and collapses runs of white space.
   public static func canonicalize(_ text: String) -> String {
-    // Printable ASCII, most names and every key, needs only lowercasing: a fast path
-    // that seeding a large plist feels.
+    // Printable ASCII words between single spaces, most names and every key, need only
+    // lowercasing: a fast path that seeding a large plist feels.
     let utf8 = text.utf8
-    if utf8.allSatisfy({ (0x21...0x7E).contains($0) }) { return text.lowercased() }
+    var afterSpace = true  // so that a leading space leaves the fast path
+    let isPlainASCII = utf8.allSatisfy { byte in
+      let space = byte == 0x20
+      defer { afterSpace = space }
+      return (0x20...0x7E).contains(byte) && !(space && afterSpace)
+    }
+    if isPlainASCII && !afterSpace { return text.lowercased() }
     if utf8.allSatisfy({ (0x20...0x7E).contains($0) }) {
       return text.lowercased().split(separator: " ").joined(separator: " ")
     }
@@ -122,7 +128,7 @@ extension BowTie {
     if let lastWorn, !Self.lastWornRange.contains(lastWorn) {
       return ValidationFailure(attribute: "lastWorn", reason: "is outside the years 1 to 9999")
     }
-    if let url, let reason = Self.urlProblem(url.absoluteString) {
+    if let url, let reason = Self.urlProblem(url) {
       return ValidationFailure(attribute: "url", reason: reason)
     }
     if let price, let reason = Self.priceProblem(price) {
@@ -132,6 +138,15 @@ extension BowTie {
   }
 
   static func nameProblem(_ name: String) -> String? {
+    // Printable ASCII has no control characters and one character a byte.
+    let utf8 = name.utf8
+    if utf8.count <= maximumNameLength, utf8.allSatisfy({ (0x20...0x7E).contains($0) }) {
+      return utf8.allSatisfy { $0 == 0x20 } ? "is empty" : nil
+    }
+    return generalNameProblem(name)
+  }
+
+  static func generalNameProblem(_ name: String) -> String? {
     if name.allSatisfy(\.isWhitespace) { return "is empty" }
     if name.count > maximumNameLength { return "is longer than \(maximumNameLength) characters" }
     if name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
@@ -141,6 +156,17 @@ extension BowTie {
   }
 
   static func searchKeyProblem(_ key: String) -> String? {
+    // Printable ASCII other than the space: one character a byte, none of them refused.
+    let utf8 = key.utf8
+    if (1...maximumSearchKeyLength).contains(utf8.count),
+      utf8.allSatisfy({ (0x21...0x7E).contains($0) })
+    {
+      return nil
+    }
+    return generalSearchKeyProblem(key)
+  }
+
+  static func generalSearchKeyProblem(_ key: String) -> String? {
     if key.isEmpty { return "is empty" }
     if key.count > maximumSearchKeyLength {
       return "'\(key)' is longer than \(maximumSearchKeyLength) characters"
@@ -160,10 +186,29 @@ extension BowTie {
   }
 
   static func urlProblem(_ text: String) -> String? {
-    guard let url = URL(string: text), let scheme = url.scheme, !scheme.isEmpty,
-      url.host != nil || scheme == "mailto"
-    else { return "'\(text)' is not an absolute URL" }
+    guard let url = URL(string: text) else { return "'\(text)' is not an absolute URL" }
+    return urlProblem(url, typed: text)
+  }
+
+  /// Why `url` is not a purchase link; `typed` is how the user wrote it, for the message
+  /// (URL(string:) percent-encodes what it cannot take).
+  static func urlProblem(_ url: URL, typed: String? = nil) -> String? {
+    guard let scheme = url.scheme, !scheme.isEmpty, url.host != nil || scheme == "mailto" else {
+      return "'\(typed ?? url.absoluteString)' is not an absolute URL"
+    }
     return nil
+  }
+
+  /// Parses a purchase link once, returning the URL or why it is refused.
+  static func checkURL(_ text: String) -> Result<URL, ValidationFailure> {
+    let reason: String
+    if let url = URL(string: text) {
+      guard let problem = urlProblem(url, typed: text) else { return .success(url) }
+      reason = problem
+    } else {
+      reason = "'\(text)' is not an absolute URL"
+    }
+    return .failure(ValidationFailure(attribute: "url", reason: reason))
   }
 
   /// Dates the store can write as ISO 8601 text: years 1 to 9999.
@@ -186,10 +231,10 @@ extension BowTie {
 
   /// Parses a purchase link: an absolute URL with a scheme and a host.
   public static func parseURL(_ text: String) throws(BowTieError) -> URL {
-    guard urlProblem(text) == nil, let url = URL(string: text) else {
-      throw .invalidValue("url \(urlProblem(text) ?? "'\(text)' is not an absolute URL")")
+    switch checkURL(text) {
+    case .success(let url): return url
+    case .failure(let problem): throw .invalidValue("url \(problem.reason)")
     }
-    return url
   }
 
   /// Checks a search key as typed: not empty, short, no white space.

@@ -43,7 +43,8 @@ extension BowTieStore {
       var outcomes: [SeedOutcome] = []
       outcomes.reserveCapacity(entries.count)
       // A seed into an empty store (a new one, most often) cannot meet a stored tie, and
-      // the file itself has no repeated id or key: no look-up per entry is needed.
+      // the file itself has no repeated id or key: no look-up per entry is needed. Every
+      // entry was validated as it was read.
       let storeWasEmpty = try BowTie.fetchCount(db) == 0
       // Cached statements: GRDB would otherwise build and prepare the SQL for every entry.
       let byID = try db.cachedStatement(sql: "SELECT * FROM bowTie WHERE id = ?")
@@ -54,7 +55,7 @@ extension BowTieStore {
           storeWasEmpty
           ? nil
           : entry.hasExplicitID
-            ? try BowTie.fetchOne(byID, arguments: [tie.id.uuidString])
+            ? try BowTie.fetchOne(byID, arguments: [tie.id.text])
             : try BowTie.fetchOne(byKey, arguments: [BowTie.canonicalKey(tie.searchKey)])
         if let existing {
           guard replacing else {
@@ -65,7 +66,10 @@ extension BowTieStore {
           tie.id = existing.id
         }
         do {
-          try save(tie, replacing: existing, in: db, changes)
+          // The file's own keys were checked for repeats as it was read.
+          let checked: SaveChecks =
+            !entry.isValidated ? [] : storeWasEmpty ? [.validated, .keyIsFree] : [.validated]
+          try save(tie, replacing: existing, in: db, changes, alreadyChecked: checked)
         } catch let BowTieError.invalidTie(_, failure) {
           throw BowTieError.invalidSeedEntry(
             index: entry.index, name: tie.name, key: failure.attribute, reason: failure.reason)

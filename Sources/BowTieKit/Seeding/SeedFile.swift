@@ -4,9 +4,21 @@ import Foundation
 public struct SeedEntry: Sendable {
   /// Zero-based position in the file's array.
   public var index: Int
-  public var tie: BowTie
+  public var tie: BowTie {
+    didSet { isValidated = false }
+  }
   /// Whether the file gave the tie's `id`; if not, the tie is matched by `searchKey`.
   public var hasExplicitID: Bool
+  /// Whether ``tie`` is still as validated when it was read: seeding checks it again
+  /// only if someone changed it since.
+  var isValidated: Bool
+
+  init(index: Int, tie: BowTie, hasExplicitID: Bool) {
+    self.index = index
+    self.tie = tie
+    self.hasExplicitID = hasExplicitID
+    isValidated = true
+  }
 }
 
 /// Where a seed file's `imageName`s are looked up.
@@ -62,7 +74,7 @@ public enum SeedFile {
         }
         throw error
       }
-      if case .other(let value) = root { throw notAnArray(PlistValue(value), source: source) }
+      if case .other(let value) = root { throw notAnArray(value, source: source) }
       return collector.entries
     }
     let root: Any
@@ -77,11 +89,12 @@ public enum SeedFile {
       let kind = format == .json ? "JSON" : "a property list"
       throw .invalidSeedFile(source: source, reason: "not \(kind) (\(plistReason(error)))")
     }
-    guard case .array(let items) = PlistValue(root) else {
-      throw notAnArray(PlistValue(root), source: source)
+    // Converted an entry at a time, so the document is not held twice.
+    guard let items = root as? [Any] else {
+      throw notAnArray(PlistValue(foundation: root), source: source)
     }
     for (index, item) in items.enumerated() {
-      try collector.add(item, index: index)
+      try collector.add(PlistValue(foundation: item), index: index)
     }
     return collector.entries
   }
@@ -101,7 +114,7 @@ public enum SeedFile {
 
     init(images: ImageSource) { self.images = images }
 
-    mutating func add(_ item: Any, index: Int) throws(BowTieError) {
+    mutating func add(_ item: PlistValue, index: Int) throws(BowTieError) {
       let entry = try SeedFile.parseEntry(item, index: index, images: images)
       if entry.hasExplicitID, let first = seenIDs[entry.tie.id] {
         throw .invalidSeedEntry(
@@ -121,24 +134,26 @@ public enum SeedFile {
   }
 
   fileprivate static func parseEntry(
-    _ item: Any, index: Int, images: ImageSource
+    _ item: PlistValue, index: Int, images: ImageSource
   ) throws(BowTieError) -> SeedEntry {
-    guard case .dictionary(let fields) = PlistValue(item) else {
+    guard case .dictionary(let fields) = item else {
       throw .invalidSeedEntry(
-        index: index, name: nil, key: nil,
-        reason: "is \(PlistValue(item).kind), not a dictionary")
+        index: index, name: nil, key: nil, reason: "is \(item.kind), not a dictionary")
     }
-    let name = (fields["name"] as? String).flatMap { $0.isEmpty ? nil : $0 }
+    let name: String? =
+      if case .string(let text) = fields["name"], !text.isEmpty { text } else { nil }
     let reader = EntryReader(fields: fields, index: index, name: name)
-    if let unknown = fields.keys.filter({ !knownKeys.contains($0) }).sorted().first {
+    if !fields.keys.allSatisfy(knownKeys.contains),
+      let unknown = fields.keys.filter({ !knownKeys.contains($0) }).sorted().first
+    {
       throw reader.failure(
         unknown, "is not a known key (known: \(knownKeys.sorted().joined(separator: ", ")))")
     }
     var tie = BowTie(
-      name: try reader.required("name", as: String.self),
-      searchKey: try reader.required("searchKey", as: String.self))
-    if let idText = try reader.optional("id", as: String.self) {
-      guard let id = UUID(uuidString: idText) else {
+      name: try reader.requiredString("name"),
+      searchKey: try reader.requiredString("searchKey"))
+    if let idText = try reader.string("id") {
+      guard let id = UUID(text: idText) else {
         throw reader.failure("id", "'\(idText)' is not a UUID")
       }
       tie.id = id
@@ -147,18 +162,18 @@ public enum SeedFile {
     tie.tintColor = try reader.color()
     tie.timesWorn = try reader.timesWorn()
     tie.lastWorn = try reader.date("lastWorn")
-    tie.isFavorite = try reader.optional("isFavorite", as: Bool.self) ?? false
-    if let text = try reader.optional("url", as: String.self) {
-      guard let url = try? BowTie.parseURL(text) else {
-        throw reader.failure("url", BowTie.urlProblem(text) ?? "'\(text)' is not an absolute URL")
+    tie.isFavorite = try reader.bool("isFavorite") ?? false
+    if let text = try reader.string("url") {
+      switch BowTie.checkURL(text) {
+      case .success(let url): tie.url = url
+      case .failure(let problem): throw reader.failure("url", problem.reason)
       }
-      tie.url = url
     }
     tie.price = try reader.price()
     if let failure = tie.validationFailure {
       throw reader.failure(failure.attribute, failure.reason)
     }
-    if let imageName = try reader.optional("imageName", as: String.self) {
+    if let imageName = try reader.string("imageName") {
       guard fields["photoData"] == nil else {
         throw reader.failure("photoData", "cannot be given with imageName: one photo per tie")
       }
@@ -238,7 +253,7 @@ public enum SeedFile {
 
 /// Reads typed values out of one entry, phrasing every failure with the entry's context.
 private struct EntryReader {
-  let fields: [String: Any]
+  let fields: [String: PlistValue]
   let index: Int
   let name: String?
 
@@ -246,29 +261,32 @@ private struct EntryReader {
     .invalidSeedEntry(index: index, name: name, key: key, reason: reason)
   }
 
-  func required<T>(_ key: String, as type: T.Type) throws(BowTieError) -> T {
-    guard let value = try optional(key, as: type) else { throw failure(key, "is missing") }
+  func requiredString(_ key: String) throws(BowTieError) -> String {
+    guard let value = try string(key) else { throw failure(key, "is missing") }
     return value
   }
 
-  func optional<T>(_ key: String, as type: T.Type) throws(BowTieError) -> T? {
+  func string(_ key: String) throws(BowTieError) -> String? {
     guard let raw = fields[key] else { return nil }
-    let value = PlistValue(raw)
-    switch (type, value) {
-    case (is String.Type, .string(let text)): return text as? T
-    case (is Date.Type, .date(let date)): return date as? T
-    case (is Bool.Type, .bool(let flag)): return flag as? T
+    guard case .string(let text) = raw else {
+      throw failure(key, "must be a string, found \(raw.kind)")
+    }
+    return text
+  }
+
+  func bool(_ key: String) throws(BowTieError) -> Bool? {
+    switch fields[key] {
+    case nil: return nil
+    case .bool(let flag): return flag
     // The app read these with `as! Bool`, which accepts 0 and 1.
-    case (is Bool.Type, .integer(let number)) where number == 0 || number == 1:
-      return (number == 1) as? T
-    default:
-      throw failure(key, "must be \(Self.kindName(type)), found \(value.kind)")
+    case .integer(let number) where number == 0 || number == 1: return number == 1
+    case let raw?: throw failure(key, "must be a boolean, found \(raw.kind)")
     }
   }
 
   func rating() throws(BowTieError) -> Double {
     guard let raw = fields["rating"] else { throw failure("rating", "is missing") }
-    switch PlistValue(raw) {
+    switch raw {
     case .real(let value): return value
     case .integer(let value): return Double(value)
     case let other: throw failure("rating", "must be a number, found \(other.kind)")
@@ -280,7 +298,7 @@ private struct EntryReader {
   func price() throws(BowTieError) -> Decimal? {
     guard let raw = fields["price"] else { return nil }
     let text: String
-    switch PlistValue(raw) {
+    switch raw {
     case .string(let value): text = value
     case .integer(let value): text = String(value)
     case .real(let value) where value.isFinite: text = "\(value)"
@@ -299,7 +317,7 @@ private struct EntryReader {
   /// A date: a plist date, or an ISO 8601 string (JSON has no dates).
   func date(_ key: String) throws(BowTieError) -> Date? {
     guard let raw = fields[key] else { return nil }
-    switch PlistValue(raw) {
+    switch raw {
     case .date(let date): return date
     case .string(let text):
       guard let date = ISO8601.parse(text) else {
@@ -314,7 +332,7 @@ private struct EntryReader {
   func photoData() throws(BowTieError) -> Data? {
     guard let raw = fields["photoData"] else { return nil }
     let data: Data
-    switch PlistValue(raw) {
+    switch raw {
     case .data(let bytes): data = bytes
     case .string(let text):
       guard let bytes = Data(base64Encoded: text) else {
@@ -332,7 +350,7 @@ private struct EntryReader {
   func timesWorn() throws(BowTieError) -> Int32 {
     guard let raw = fields["timesWorn"] else { return 0 }
     let value: Int64
-    switch PlistValue(raw) {
+    switch raw {
     case .integer(let number): value = number
     case .real(let number) where number == number.rounded() && abs(number) < 1e18:
       value = Int64(number)
@@ -348,57 +366,48 @@ private struct EntryReader {
   /// The color, if the entry has one (an export of a tie whose color was unreadable has none).
   func color() throws(BowTieError) -> TieColor? {
     guard let raw = fields["tintColor"] else { return nil }
-    guard case .dictionary(let components) = PlistValue(raw) else {
-      throw failure(
-        "tintColor", "must be a dictionary of red, green and blue, found \(PlistValue(raw).kind)")
+    guard case .dictionary(let components) = raw else {
+      throw failure("tintColor", "must be a dictionary of red, green and blue, found \(raw.kind)")
     }
-    if let unknown = components.keys.filter({ !["red", "green", "blue"].contains($0) }).sorted()
-      .first
+    if components.count != 3,
+      let unknown = components.keys.filter({ !["red", "green", "blue"].contains($0) }).sorted()
+        .first
     {
       throw failure("tintColor", "has an unknown key '\(unknown)' (expected red, green, blue)")
     }
-    var values: [UInt8] = []
-    for channel in ["red", "green", "blue"] {
-      guard let rawChannel = components[channel] else {
+    func channel(_ channel: String) throws(BowTieError) -> UInt8 {
+      guard let value = components[channel] else {
         throw failure("tintColor", "is missing \(channel)")
       }
-      guard case .integer(let number) = PlistValue(rawChannel) else {
-        throw failure(
-          "tintColor",
-          "\(channel) must be a whole number 0–255, found \(PlistValue(rawChannel).kind)")
+      guard case .integer(let number) = value else {
+        throw failure("tintColor", "\(channel) must be a whole number 0–255, found \(value.kind)")
       }
       guard (0...255).contains(number) else {
         throw failure("tintColor", "\(channel) \(number) is outside 0–255")
       }
-      values.append(UInt8(number))
+      return UInt8(number)
     }
-    return TieColor(red: values[0], green: values[1], blue: values[2])
-  }
-
-  private static func kindName<T>(_ type: T.Type) -> String {
-    switch type {
-    case is String.Type: return "a string"
-    case is Date.Type: return "a date"
-    case is Bool.Type: return "a boolean"
-    default: return "\(type)"
-    }
+    return TieColor(red: try channel("red"), green: try channel("green"), blue: try channel("blue"))
   }
 }
 
-/// A property-list value as Foundation hands it back, sorted into the plist types.
+/// A property-list (or JSON) value, typed: what both readers hand the entry reader.
 ///
 /// Foundation returns numbers as `NSNumber` and booleans as `Bool`, and lets an
-/// `NSNumber` cast to `Bool`; looking at the concrete type keeps `<integer>1</integer>`
-/// and `<true/>` apart.
-enum PlistValue {
+/// `NSNumber` cast to `Bool`; ``init(foundation:)`` looks at the concrete type, keeping
+/// `<integer>1</integer>` and `<true/>` apart. The streaming XML reader builds these
+/// directly, with no `Any` and no dynamic casts.
+indirect enum PlistValue {
   case bool(Bool), integer(Int64), real(Double), string(String), date(Date), data(Data)
-  case array([Any]), dictionary([String: Any]), other(String)
+  case array([PlistValue]), dictionary([String: PlistValue]), other(String)
 
-  init(_ value: Any) {
-    // Plain Swift values first, as the streaming XML reader hands them over; then the
-    // Foundation objects PropertyListSerialization and JSONSerialization return.
+  /// Sorts a value Foundation's property-list or JSON parser returned.
+  init(foundation value: Any) {
+    // Exact types first: an NSNumber would also cast to Bool, Int and Double.
     if type(of: value) == Bool.self, let flag = value as? Bool {
       self = .bool(flag)
+    } else if type(of: value) == Int.self, let number = value as? Int {
+      self = .integer(Int64(number))
     } else if type(of: value) == Int64.self, let number = value as? Int64 {
       self = .integer(number)
     } else if type(of: value) == Double.self, let number = value as? Double {
@@ -410,9 +419,9 @@ enum PlistValue {
     } else if let data = value as? Data {
       self = .data(data)
     } else if let array = value as? [Any] {
-      self = .array(array)
+      self = .array(array.map(PlistValue.init(foundation:)))
     } else if let dictionary = value as? [String: Any] {
-      self = .dictionary(dictionary)
+      self = .dictionary(dictionary.mapValues(PlistValue.init(foundation:)))
     } else if let number = value as? NSNumber {
       switch String(cString: number.objCType) {
       case "c", "B": self = .bool(number.boolValue)
@@ -420,6 +429,8 @@ enum PlistValue {
       case "Q" where number.uint64Value > UInt64(Int64.max): self = .other("an integer too large")
       default: self = .integer(number.int64Value)
       }
+    } else if value is NSNull {
+      self = .other("null")
     } else {
       self = .other("\(type(of: value))")
     }

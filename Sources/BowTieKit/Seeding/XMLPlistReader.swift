@@ -1,17 +1,18 @@
 import CLibXML2
 import Foundation
 
-/// Reads an XML property list with libxml2's streaming reader, handing over the root
-/// array's elements one at a time.
+/// Reads an XML property list with libxml2's SAX2 parser, handing over the root array's
+/// elements one at a time.
 ///
 /// Foundation's `PropertyListSerialization` builds the whole document as Foundation
 /// objects first: about 31 µs and several kilobytes a tie, which made seeding 100,000 ties
 /// slower than a Python script and took over 500 MB. Here only one entry exists at a time,
-/// as plain Swift values (`String`, `Int64`, `Double`, `Bool`, `Date`, `Data`, arrays and
-/// `[String: Any]`), which ``PlistValue`` sorts as it sorts Foundation's.
+/// built directly as a typed ``PlistValue`` from parser events. (libxml2's `xmlTextReader`
+/// did the same job at twice the cost: it builds and frees a tree node for every event.)
+/// Element names are matched as libxml2's bytes; only keys and strings become strings.
 ///
 /// Hostile input is refused, never followed: no network, no external DTD, entity
-/// references other than XML's own left unexpanded and refused, nesting capped.
+/// declarations ignored and references other than XML's own refused, nesting capped.
 struct XMLPlistReader {
   /// What a failure says, for "not a property list (…)".
   struct Failure: Error {
@@ -21,7 +22,7 @@ struct XMLPlistReader {
   /// The root value, when it is not an array: what the caller names in its refusal.
   enum Root {
     case array(count: Int)
-    case other(Any)
+    case other(PlistValue)
   }
 
   static let maximumDepth = 32
@@ -34,199 +35,313 @@ struct XMLPlistReader {
 
   /// Calls `element` with each item of the root array, in order.
   static func read(
-    _ data: Data, element: (_ index: Int, _ value: Any) throws(BowTieError) -> Void
+    _ data: Data, element: (_ index: Int, _ value: PlistValue) throws(BowTieError) -> Void
   ) throws(BowTieError) -> Root {
-    var reader = try Cursor(data)
-    defer { reader.close() }
-    do {
-      guard var (name, empty) = try reader.nextStart() else {
-        throw Failure(reason: "no root element")
-      }
-      if name == "plist" {
-        guard !empty, let root = try reader.nextStart() else {
-          throw Failure(reason: "the plist is empty")
-        }
-        (name, empty) = root
-      }
-      guard name == "array" else { return .other(try reader.value(name, empty: empty, depth: 1)) }
-      var count = 0
-      if !empty {
-        while let item = try reader.nextStartOrEnd("array") {
-          try element(count, try reader.value(item.name, empty: item.empty, depth: 2))
-          count += 1
-        }
-      }
-      return .array(count: count)
-    } catch let failure as Failure {
-      throw .invalidSeedFile(source: "", reason: "not a property list (\(failure.reason))")
-    } catch let error as BowTieError {
-      throw error
-    } catch {
-      throw .invalidSeedFile(source: "", reason: "not a property list (\(error))")
+    try withoutActuallyEscaping(element) { element throws(BowTieError) in
+      var builder = Builder(element: element)
+      try builder.parse(data)
+      return builder.root ?? .array(count: 0)
     }
   }
 
-  /// The event stream, without the white space, comments and declarations between elements.
-  private struct Cursor {
-    private let reader: xmlTextReaderPtr
-    private let buffer: UnsafeMutableRawBufferPointer
+  /// The element names a property list uses, matched without making a string of each.
+  enum Element: Equatable {
+    case plist, array, dict, key, string, integer, real, `true`, `false`, date, data
+    case other(String)
 
-    init(_ data: Data) throws(BowTieError) {
-      // libxml2 reads from the buffer for as long as the reader lives: a copy it owns.
-      buffer = .allocate(byteCount: max(data.count, 1), alignment: 1)
-      data.copyBytes(to: buffer)
-      let options = Int32(
-        XML_PARSE_NONET.rawValue | XML_PARSE_NOCDATA.rawValue | XML_PARSE_COMPACT.rawValue)
-      guard
-        let reader = xmlReaderForMemory(
-          buffer.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(data.count), nil, nil,
-          options)
-      else {
-        buffer.deallocate()
+    private static let known: [(StaticString, Element)] = [
+      ("key", .key), ("string", .string), ("integer", .integer), ("real", .real),
+      ("true", .true), ("false", .false), ("date", .date), ("dict", .dict), ("data", .data),
+      ("array", .array), ("plist", .plist),
+    ]
+
+    init(_ name: UnsafePointer<xmlChar>?) {
+      guard let name else {
+        self = .other("")
+        return
+      }
+      let text = UnsafeRawPointer(name).assumingMemoryBound(to: CChar.self)
+      for (known, element) in Self.known {
+        let count = known.utf8CodeUnitCount
+        let knownText = UnsafeRawPointer(known.utf8Start).assumingMemoryBound(to: CChar.self)
+        if strncmp(text, knownText, count) == 0, text[count] == 0 {
+          self = element
+          return
+        }
+      }
+      self = .other(String(cString: text))
+    }
+
+    var name: String {
+      switch self {
+      case .other(let name): name
+      case .true: "true"
+      case .false: "false"
+      default: "\(self)"
+      }
+    }
+
+    var isLeaf: Bool {
+      switch self {
+      case .key, .string, .integer, .real, .true, .false, .date, .data: true
+      case .plist, .array, .dict, .other: false
+      }
+    }
+  }
+
+  /// Turns parser events into values. libxml2 calls it back through C function pointers,
+  /// which cannot throw: the first failure is kept and the parser stopped. A struct
+  /// reached through a pointer, not a class: a class's properties pay a dynamic
+  /// exclusivity check on every access, and there are dozens of accesses a tie.
+  private struct Builder {
+    private enum Frame {
+      /// The document's array: its items go to `element` as they complete, never kept.
+      case root(count: Int)
+      case array([PlistValue])
+      case dictionary([String: PlistValue], key: String?)
+    }
+
+    let element: (Int, PlistValue) throws(BowTieError) -> Void
+    private(set) var root: Root?
+    private var context: xmlParserCtxtPtr?
+    private var frames: [Frame] = []
+    private var sawPlist = false
+    /// The leaf element being read, and its text so far.
+    private var leaf: Element?
+    private var text: [UInt8] = []
+    private var failure: Failure?
+    private var elementError: BowTieError?
+
+    init(element: @escaping (Int, PlistValue) throws(BowTieError) -> Void) {
+      self.element = element
+      text.reserveCapacity(256)
+    }
+
+    mutating func parse(_ data: Data) throws(BowTieError) {
+      var handler = xmlSAXHandler()
+      handler.initialized = UInt32(XML_SAX2_MAGIC)
+      handler.startElementNs = { user, name, _, _, _, _, _, _, _ in
+        Builder.from(user).pointee.start(Element(name))
+      }
+      handler.endElementNs = { user, _, _, _ in Builder.from(user).pointee.end() }
+      handler.characters = { user, bytes, count in
+        Builder.from(user).pointee.characters(bytes, count)
+      }
+      handler.cdataBlock = handler.characters
+      // Entity declarations are not recorded (no entityDecl handler), so a reference to
+      // one is undeclared: a fatal error, or with an external DTD named, this callback.
+      handler.reference = { user, name in
+        Builder.from(user).pointee.fail(
+          "entity references are not allowed (&\(name.map { String(cString: $0) } ?? "");)")
+      }
+      handler.serror = { user, error in
+        guard let error, error.pointee.level.rawValue >= XML_ERR_ERROR.rawValue else { return }
+        let message = error.pointee.message.map { String(cString: $0) } ?? "malformed XML"
+        Builder.from(user).pointee.fail(
+          message.trimmingCharacters(in: .whitespacesAndNewlines), line: Int(error.pointee.line))
+      }
+      let started = withUnsafeMutablePointer(to: &self) { builder in
+        guard let context = xmlCreatePushParserCtxt(&handler, builder, nil, 0, nil) else {
+          return false
+        }
+        builder.pointee.context = context
+        defer {
+          xmlFreeParserCtxt(context)
+          builder.pointee.context = nil
+        }
+        xmlCtxtUseOptions(context, Int32(XML_PARSE_NONET.rawValue))
+        data.withUnsafeBytes { bytes in
+          // In slices, so that a stop is noticed soon and a size never overflows an Int32.
+          let slice = 1 << 20
+          var offset = 0
+          repeat {
+            let count = min(slice, bytes.count - offset)
+            let start = bytes.baseAddress?.advanced(by: offset).assumingMemoryBound(to: CChar.self)
+            offset += count
+            xmlParseChunk(context, start, Int32(count), offset == bytes.count ? 1 : 0)
+          } while offset < bytes.count && !builder.pointee.stopped
+        }
+        return true
+      }
+      guard started else {
         throw .invalidSeedFile(
-          source: "", reason: "not a property list (cannot start the XML reader)")
+          source: "", reason: "not a property list (cannot start the XML parser)")
       }
-      self.reader = reader
+      if let elementError { throw elementError }
+      if failure == nil, root == nil {
+        fail(sawPlist ? "the plist is empty" : "no root element")
+      }
+      if let failure {
+        throw .invalidSeedFile(source: "", reason: "not a property list (\(failure.reason))")
+      }
     }
 
-    func close() {
-      xmlFreeTextReader(reader)
-      buffer.deallocate()
+    private static func from(_ user: UnsafeMutableRawPointer?) -> UnsafeMutablePointer<Builder> {
+      user!.assumingMemoryBound(to: Builder.self)
     }
 
-    private enum Event {
-      case start(String, empty: Bool)
-      case end(String)
-      case text(String)
+    private var stopped: Bool { failure != nil || elementError != nil }
+
+    private var line: Int { context.map { Int(xmlSAX2GetLineNumber($0)) } ?? 0 }
+
+    mutating func fail(_ reason: String, line: Int? = nil) {
+      guard !stopped else { return }
+      failure = Failure(reason: "line \(line ?? self.line): \(reason)")
+      if let context { xmlStopParser(context) }
     }
 
-    private func next() throws -> Event? {
-      while true {
-        let status = xmlTextReaderRead(reader)
-        if status == 0 { return nil }
-        guard status == 1 else { throw Failure(reason: lastError()) }
-        switch xmlTextReaderNodeType(reader) {
-        case Int32(XML_READER_TYPE_ELEMENT.rawValue):
-          return .start(name(), empty: xmlTextReaderIsEmptyElement(reader) == 1)
-        case Int32(XML_READER_TYPE_END_ELEMENT.rawValue):
-          return .end(name())
-        case Int32(XML_READER_TYPE_TEXT.rawValue), Int32(XML_READER_TYPE_CDATA.rawValue):
-          return .text(xmlTextReaderConstValue(reader).map { String(cString: $0) } ?? "")
-        case Int32(XML_READER_TYPE_ENTITY_REFERENCE.rawValue):
-          throw Failure(reason: "line \(line()): entity references are not allowed")
-        default:
-          continue  // white space, comments, processing instructions, the DOCTYPE
+    private var parentName: String {
+      switch frames.last {
+      case .dictionary: "<dict>"
+      case .array, .root: "<array>"
+      case nil: "the plist"
+      }
+    }
+
+    mutating func start(_ element: Element) {
+      guard !stopped else { return }
+      if let leaf { return fail("<\(leaf.name)> may hold only text") }
+      if element == .plist && !sawPlist && frames.isEmpty && root == nil {
+        sawPlist = true
+        return
+      }
+      if root != nil { return fail("<\(element.name)> after the root value") }
+      if !frames.isEmpty, case .dictionary(_, let key) = frames[frames.count - 1] {
+        if key == nil && element != .key {
+          return fail("<\(element.name)> where a <key> should be")
         }
+        if key != nil && element == .key { return fail("a <key> where its value should be") }
+      } else if element == .key {
+        return fail("<key> outside a <dict>")
       }
-    }
-
-    private func name() -> String {
-      xmlTextReaderConstLocalName(reader).map { String(cString: $0) } ?? ""
-    }
-
-    private func line() -> Int { Int(xmlTextReaderGetParserLineNumber(reader)) }
-
-    private func lastError() -> String {
-      guard let error = xmlGetLastError(), let message = error.pointee.message else {
-        return "line \(line()): malformed XML"
-      }
-      let text = String(cString: message).trimmingCharacters(in: .whitespacesAndNewlines)
-      return "line \(error.pointee.line): \(text)"
-    }
-
-    /// The next element's start, skipping nothing but what `next()` skips.
-    func nextStart() throws -> (name: String, empty: Bool)? {
-      switch try next() {
-      case .start(let name, let empty): return (name, empty)
-      case nil: return nil
-      case .end(let name): throw Failure(reason: "line \(line()): unexpected </\(name)>")
-      case .text: throw Failure(reason: "line \(line()): unexpected text")
-      }
-    }
-
-    /// The next element's start inside `parent`, or nil at `parent`'s end.
-    func nextStartOrEnd(_ parent: String) throws -> (name: String, empty: Bool)? {
-      switch try next() {
-      case .start(let name, let empty): return (name, empty)
-      case .end(parent): return nil
-      case .end(let name): throw Failure(reason: "line \(line()): unexpected </\(name)>")
-      case .text: throw Failure(reason: "line \(line()): unexpected text in <\(parent)>")
-      case nil: throw Failure(reason: "the document ends inside <\(parent)>")
-      }
-    }
-
-    /// The text content of a leaf element, up to its end.
-    private func text(_ element: String, empty: Bool) throws -> String {
-      if empty { return "" }
-      var text = ""
-      while true {
-        switch try next() {
-        case .text(let chunk): text += chunk
-        case .end(element): return text
-        default: throw Failure(reason: "line \(line()): <\(element)> may hold only text")
-        }
-      }
-    }
-
-    /// One value whose start tag was just read.
-    func value(_ element: String, empty: Bool, depth: Int) throws -> Any {
-      guard depth <= XMLPlistReader.maximumDepth else {
-        throw Failure(
-          reason: "line \(line()): nested more than \(XMLPlistReader.maximumDepth) deep")
+      guard frames.count < XMLPlistReader.maximumDepth else {
+        return fail("nested more than \(XMLPlistReader.maximumDepth) deep")
       }
       switch element {
-      case "dict":
-        var dict: [String: Any] = [:]
-        guard !empty else { return dict }
-        while let key = try nextStartOrEnd("dict") {
-          guard key.name == "key" else {
-            throw Failure(reason: "line \(line()): <\(key.name)> where a <key> should be")
+      case .array: frames.append(frames.isEmpty ? .root(count: 0) : .array([]))
+      // A tie's dictionary has about ten keys: room for them up front, not four resizes.
+      case .dict: frames.append(.dictionary(.init(minimumCapacity: 12), key: nil))
+      case _ where element.isLeaf:
+        leaf = element
+        text.removeAll(keepingCapacity: true)
+      default: fail("<\(element.name)> is not a property-list element")
+      }
+    }
+
+    mutating func characters(_ bytes: UnsafePointer<xmlChar>?, _ count: Int32) {
+      guard !stopped, let bytes else { return }
+      let chunk = UnsafeBufferPointer(start: bytes, count: Int(count))
+      if leaf != nil {
+        text.append(contentsOf: chunk)
+      } else if !chunk.allSatisfy(Self.isSpace) {
+        fail("unexpected text in \(parentName)")
+      }
+    }
+
+    mutating func end() {
+      guard !stopped else { return }
+      if let leaf {
+        self.leaf = nil
+        do {
+          if leaf == .key {
+            guard case .dictionary(let dictionary, nil) = frames.popLast() else {
+              return fail("<key> outside a <dict>")
+            }
+            frames.append(.dictionary(dictionary, key: String(decoding: text, as: UTF8.self)))
+          } else {
+            complete(try value(of: leaf))
           }
-          let name = try text("key", empty: key.empty)
-          guard let item = try nextStart() else {
-            throw Failure(reason: "the document ends in a <dict>")
-          }
-          dict[name] = try value(item.name, empty: item.empty, depth: depth + 1)
+        } catch let failure as Failure {
+          fail(failure.reason)
+        } catch {
+          fail("\(error)")
         }
-        return dict
-      case "array":
-        var array: [Any] = []
-        guard !empty else { return array }
-        while let item = try nextStartOrEnd("array") {
-          array.append(try value(item.name, empty: item.empty, depth: depth + 1))
+        return
+      }
+      switch frames.popLast() {
+      case .root(let count)?:
+        root = .array(count: count)
+      case .array(let items)?:
+        complete(.array(items))
+      case .dictionary(let dictionary, let key)?:
+        if let key { return fail("the <key> \(key) has no value") }
+        complete(.dictionary(dictionary))
+      case nil:
+        return  // </plist>
+      }
+    }
+
+    /// Puts a finished value where it belongs: in its container, or out to `element`.
+    private mutating func complete(_ value: PlistValue) {
+      switch frames.popLast() {
+      case nil:
+        root = .other(value)
+      case .root(let count)?:
+        frames.append(.root(count: count + 1))
+        do {
+          try element(count, value)
+        } catch {
+          elementError = error
+          if let context { xmlStopParser(context) }
         }
-        return array
-      case "string":
-        return try text("string", empty: empty)
-      case "integer":
-        let digits = try text("integer", empty: empty).trimmingCharacters(in: .whitespaces)
+      case .array(var items)?:
+        items.append(value)
+        frames.append(.array(items))
+      case .dictionary(var dictionary, let key?)?:
+        dictionary[key] = value
+        frames.append(.dictionary(dictionary, key: nil))
+      case .dictionary(_, nil)?:
+        fail("a value without a <key>")
+      }
+    }
+
+    private static func isSpace(_ byte: UInt8) -> Bool {
+      byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
+    }
+
+    /// A leaf's text without the spaces, tabs and line breaks around it.
+    private var trimmedText: Substring {
+      let string = String(decoding: text, as: UTF8.self)
+      guard let first = string.utf8.firstIndex(where: { !Self.isSpace($0) }),
+        let last = string.utf8.lastIndex(where: { !Self.isSpace($0) })
+      else { return "" }
+      return string[first...last]
+    }
+
+    private func value(of leaf: Element) throws -> PlistValue {
+      switch leaf {
+      case .string:
+        return .string(String(decoding: text, as: UTF8.self))
+      case .integer:
+        let digits = trimmedText
         guard let number = Int64(digits) else {
-          throw Failure(reason: "line \(line()): '\(digits.prefix(40))' is not a 64-bit integer")
+          throw Failure(reason: "'\(digits.prefix(40))' is not a 64-bit integer")
         }
-        return number
-      case "real":
-        let digits = try text("real", empty: empty).trimmingCharacters(in: .whitespaces)
+        return .integer(number)
+      case .real:
+        let digits = trimmedText
         guard let number = Double(digits) else {
-          throw Failure(reason: "line \(line()): '\(digits.prefix(40))' is not a real number")
+          throw Failure(reason: "'\(digits.prefix(40))' is not a real number")
         }
-        return number
-      case "true", "false":
-        _ = try text(element, empty: empty)
-        return element == "true"
-      case "date":
-        let stamp = try text("date", empty: empty).trimmingCharacters(in: .whitespaces)
-        guard let date = ISO8601.parse(stamp) else {
-          throw Failure(reason: "line \(line()): '\(stamp.prefix(40))' is not a plist date")
+        return .real(number)
+      case .true, .false:
+        return .bool(leaf == .true)
+      case .date:
+        let stamp = trimmedText
+        guard let date = ISO8601.parse(String(stamp)) else {
+          throw Failure(reason: "'\(stamp.prefix(40))' is not a plist date")
         }
-        return date
-      case "data":
-        let base64 = try text("data", empty: empty)
-        guard let data = Data(base64Encoded: base64, options: .ignoreUnknownCharacters) else {
-          throw Failure(reason: "line \(line()): <data> is not base64")
+        return .date(date)
+      case .data:
+        guard
+          let data = Data(
+            base64Encoded: String(decoding: text, as: UTF8.self), options: .ignoreUnknownCharacters)
+        else {
+          throw Failure(reason: "<data> is not base64")
         }
-        return data
-      default:
-        throw Failure(reason: "line \(line()): <\(element)> is not a property-list element")
+        return .data(data)
+      case .key, .plist, .array, .dict, .other:
+        throw Failure(reason: "<\(leaf.name)> is not a value")
       }
     }
   }

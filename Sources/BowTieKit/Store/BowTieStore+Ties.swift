@@ -171,21 +171,35 @@ extension BowTieStore {
     return saved
   }
 
+  /// What a caller has already made sure of, so that a save does not check it again.
+  struct SaveChecks: OptionSet {
+    let rawValue: Int
+    /// The tie passed ``BowTie/validate()``.
+    static let validated = SaveChecks(rawValue: 1 << 0)
+    /// No other stored tie has the tie's search key.
+    static let keyIsFree = SaveChecks(rawValue: 1 << 1)
+  }
+
   /// Validates and saves a whole tie (insert or update), storing a large photo
   /// externally. Runs inside the caller's write transaction.
-  func save(_ tie: BowTie, replacing existing: BowTie?, in db: Database, _ changes: PhotoChanges)
-    throws
-  {
+  func save(
+    _ tie: BowTie, replacing existing: BowTie?, in db: Database, _ changes: PhotoChanges,
+    alreadyChecked: SaveChecks = []
+  ) throws {
     var tie = tie
-    try tie.validate()
-    let key = BowTie.canonicalKey(tie.searchKey)
-    let keyOwner = try db.cachedStatement(
-      sql: "SELECT name FROM bowTie WHERE canonicalKey = ? AND id != ? LIMIT 1")
-    if let other = try String.fetchOne(keyOwner, arguments: [key, tie.id.uuidString]) {
-      throw BowTieError.invalidTie(
-        name: tie.name,
-        ValidationFailure(
-          attribute: "searchKey", reason: "'\(tie.searchKey)' is already used by \(other)"))
+    if !alreadyChecked.contains(.validated) {
+      try tie.validate()
+    }
+    if !alreadyChecked.contains(.keyIsFree) {
+      let key = BowTie.canonicalKey(tie.searchKey)
+      let keyOwner = try db.cachedStatement(
+        sql: "SELECT name FROM bowTie WHERE canonicalKey = ? AND id != ? LIMIT 1")
+      if let other = try String.fetchOne(keyOwner, arguments: [key, tie.id.text]) {
+        throw BowTieError.invalidTie(
+          name: tie.name,
+          ValidationFailure(
+            attribute: "searchKey", reason: "'\(tie.searchKey)' is already used by \(other)"))
+      }
     }
     // New bytes decide where the photo lives; without them, an external photo the tie
     // already refers to stays as it is.
@@ -213,7 +227,7 @@ extension BowTieStore {
     }
     tie.wearsBeforeHistory = tie.timesWorn - Int32(events)
     if existing == nil {
-      try tie.insert(db)
+      try tie.insertRow(db)
     } else {
       try tie.update(db)
     }
