@@ -26,7 +26,7 @@ struct Bowties: ParsableCommand {
     subcommands: [
       Seed.self, Show.self, List.self, Wear.self, Rate.self, Favorite.self, History.self,
       Undo.self, Suggest.self, Report.self, Add.self, Edit.self, Remove.self, Photo.self,
-      Export.self,
+      Export.self, Doctor.self, Backup.self, Restore.self,
     ]
   )
 

@@ -13,7 +13,7 @@ import GRDB
 public struct BowTieStore: Sendable {
   /// The store's file path, or ":memory:"; used in messages.
   public let path: String
-  private let dbWriter: any DatabaseWriter
+  let dbWriter: any DatabaseWriter
   let photos: PhotoStorage
 
   /// How long a command waits for another process's write before giving up (exit 75).

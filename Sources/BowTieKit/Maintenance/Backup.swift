@@ -1,0 +1,177 @@
+import Foundation
+import GRDB
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// What a backup or a restore copied.
+public struct BackupSummary: Sendable, Codable, Equatable {
+  public var path: String
+  public var ties: Int
+  public var photoFiles: Int
+}
+
+extension BowTieStore {
+  /// Writes a consistent copy of the store to `destination`, with its external photos
+  /// beside it as a store keeps them, so the copy is itself a store (`--store PATH`).
+  ///
+  /// The copy is taken with SQLite's online backup API while this process holds the
+  /// write lock: other processes keep reading, and their writes wait (up to the busy
+  /// timeout) rather than change the database or delete a photo file mid-copy. The copy
+  /// is written under a temporary name and renamed into place once complete, photos
+  /// first, so a failed or killed backup leaves nothing that looks like a backup.
+  public func backup(to destination: URL) throws(BowTieError) -> BackupSummary {
+    var info = stat()
+    guard lstat(destination.path, &info) != 0 else {
+      throw .outputUnwritable(
+        path: destination.path, reason: "it already exists; choose a new path or remove it")
+    }
+    let folder = destination.deletingLastPathComponent()
+    let temporary = folder.appendingPathComponent(
+      ".\(destination.lastPathComponent).backup-\(UUID().text)")
+    let photoFolder = StoreLocation.externalDataDirectory(forStoreAt: destination)
+    do {
+      try FileSystem.createDirectories(folder)
+      // Private, as the store is: SQLite keeps the mode of a file that exists.
+      let descriptor = Glibc.open(temporary.path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+      guard descriptor >= 0 else { throw POSIXError.current }
+      close(descriptor)
+    } catch {
+      throw .outputUnwritable(path: destination.path, reason: error.reason)
+    }
+    defer {
+      unlink(temporary.path)
+      unlink(temporary.path + "-wal")
+      unlink(temporary.path + "-shm")
+    }
+    // A second connection holds the write lock while this one reads its snapshot: the
+    // backup API cannot read through a connection that is itself in a write transaction.
+    do {
+      var config = Configuration()
+      config.busyMode = .timeout(Self.defaultBusyTimeout)
+      let lock = try DatabaseQueue(path: path, configuration: config)
+      defer { try? lock.close() }
+      return try lock.writeWithoutTransaction { lockDB in
+        var summary: BackupSummary?
+        try lockDB.inTransaction(.immediate) {
+          summary = try copy(to: destination, through: temporary, photoFolder: photoFolder)
+          return .rollback
+        }
+        return summary!
+      }
+    } catch let error as BowTieError {
+      throw error
+    } catch {
+      throw Self.storeError(error, path: path)
+    }
+  }
+
+  /// The copy itself, run while the write lock is held.
+  private func copy(to destination: URL, through temporary: URL, photoFolder: URL) throws
+    -> BackupSummary
+  {
+    try dbWriter.read { db in
+      do {
+        let copy = try DatabaseQueue(path: temporary.path)
+        try copy.writeWithoutTransaction { copyDB in try db.backup(to: copyDB) }
+        try copy.close()
+      } catch {
+        throw BowTieError.outputUnwritable(path: destination.path, reason: error.reason)
+      }
+      let names = try Self.referencedPhotoFiles(db)
+      if !names.isEmpty {
+        try Self.copyPhotos(names, from: photos, to: photoFolder, failing: destination)
+      }
+      guard rename(temporary.path, destination.path) == 0 else {
+        throw BowTieError.outputUnwritable(
+          path: destination.path, reason: POSIXError.current.reason)
+      }
+      return BackupSummary(
+        path: destination.path, ties: try BowTie.fetchCount(db), photoFiles: names.count)
+    }
+  }
+
+  /// Replaces the store at `url` with the backup at `source`, photos included.
+  ///
+  /// The backup is checked first (SQLite's integrity check, a bowties schema this
+  /// version can read) and never modified. Its database is copied into the live store
+  /// with the online backup API, which takes the store's locks like any writer, so
+  /// processes using the store see either the old inventory or the restored one. The
+  /// backup's photo files are put in place before, under the photo-writes marker, so an
+  /// interrupted restore leaves the old store with at most some files that the next
+  /// open sweeps away.
+  public static func restore(from source: URL, to url: URL) throws(BowTieError) -> BackupSummary {
+    let checkup: Checkup
+    do {
+      checkup = try self.checkup(at: source, repairing: false)
+    } catch {
+      guard case .storeUnreadable(_, let reason) = error else { throw error }
+      throw .inputUnreadable(path: source.path, reason: reason)
+    }
+    if let problem = checkup.problems.first(where: { $0.kind == .integrity || $0.kind == .schema })
+    {
+      throw .inputUnreadable(
+        path: source.path, reason: "not a usable bowties backup: \(problem.detail)")
+    }
+    let sourcePhotos = PhotoStorage(
+      directory: StoreLocation.externalDataDirectory(forStoreAt: source))
+    let (store, _) = try open(at: url)
+    do {
+      var config = Configuration()
+      config.readonly = true
+      let backup = try DatabaseQueue(path: source.path, configuration: config)
+      defer { try? backup.close() }
+      let names = try backup.read { db in try referencedPhotoFiles(db) }
+      // Marked first: files copied by a restore that dies before its commit are then
+      // swept by the next open, like those of any interrupted write.
+      if !names.isEmpty, let marker = store.photos.writingMarker,
+        let directory = store.photos.directory
+      {
+        try FileSystem.createDirectories(directory)
+        try FileSystem.writeAtomically(Data(), to: marker)
+        try copyPhotos(names, from: sourcePhotos, to: directory, failing: url)
+      }
+      try store.dbWriter.writeWithoutTransaction { live in
+        try backup.read { db in try db.backup(to: live) }
+      }
+      // Photos of the replaced inventory, and the marker, go now.
+      try store.sweepInterruptedPhotoWrites()
+      // An older backup is brought up to this bowties' schema.
+      let (restored, _) = try open(at: url)
+      return BackupSummary(path: url.path, ties: try restored.count(), photoFiles: names.count)
+    } catch let error as BowTieError {
+      throw error
+    } catch {
+      throw storeError(error, path: url.path)
+    }
+  }
+
+  private static func referencedPhotoFiles(_ db: Database) throws -> [String] {
+    try String.fetchAll(
+      db,
+      sql: """
+        SELECT photoFile FROM bowTie WHERE photoFile IS NOT NULL
+        UNION SELECT photoFile FROM undoEntry WHERE photoFile IS NOT NULL
+        """)
+  }
+
+  /// Puts each photo file into `folder`: a hard link when both are on one file system
+  /// (photo files are never changed once written), else a copy written atomically.
+  private static func copyPhotos(
+    _ names: [String], from photos: PhotoStorage, to folder: URL, failing destination: URL
+  ) throws(BowTieError) {
+    do {
+      try FileSystem.createDirectories(folder)
+      for name in names {
+        let target = folder.appendingPathComponent(name)
+        if access(target.path, F_OK) == 0 { continue }  // content-addressed: the same bytes
+        let source = photos.url(for: name)
+        if link(source.path, target.path) == 0 { continue }
+        try FileSystem.writeAtomically(Data(contentsOf: source), to: target)
+      }
+    } catch {
+      throw .outputUnwritable(path: destination.path, reason: "copying photos: \(error.reason)")
+    }
+  }
+}

@@ -1,0 +1,33 @@
+import ArgumentParser
+import BowTieKit
+import Foundation
+
+extension Bowties {
+  struct Backup: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Copy the store, photos included, to a new path, while others keep using it.",
+      discussion: """
+        The copy is consistent: it is taken with SQLite's online backup API under the \
+        store's write lock, so other processes' writes wait for it (up to the busy \
+        timeout). PATH must not exist; the copy is itself a store (--store PATH), and \
+        `bowties restore PATH` puts it back.
+        """)
+
+    @Argument(help: ArgumentHelp("Where to write the copy.", valueName: "path"))
+    var path: String
+
+    @OptionGroup var storeOptions: StoreOptions
+    @OptionGroup var output: OutputOptions
+
+    func run() throws {
+      let store = try storeOptions.open()
+      let summary = try store.backup(to: URL(fileURLWithPath: path).standardizedFileURL)
+      if output.json {
+        try TieOutput(json: true).printJSON(summary)
+      } else {
+        print(
+          "backed up \(summary.ties) ties and \(summary.photoFiles) photo files to \(summary.path)")
+      }
+    }
+  }
+}

@@ -1,0 +1,69 @@
+import ArgumentParser
+import BowTieKit
+
+extension Bowties {
+  struct Doctor: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Check the store: integrity, schema, rows, colors and photo files.",
+      discussion: """
+        Runs SQLite's integrity check, then checks the schema version, every tie against \
+        the model's rules (rows written by other tools), each stored color, and the \
+        external photo files, missing or orphaned. Never creates or upgrades a store \
+        unless --repair is given. Exit status: 0 healthy, 65 problems remain.
+        """)
+
+    @Flag(
+      help: """
+        Fix what can be fixed without guessing: remove orphaned photo files, recompute \
+        search columns, take a wear count another tool wrote as the new total, upgrade an \
+        older schema. Reports what it cannot fix.
+        """)
+    var repair = false
+
+    @OptionGroup var storeOptions: StoreOptions
+    @OptionGroup var output: OutputOptions
+
+    func run() throws {
+      let url = try StoreLocation.resolve(explicitPath: storeOptions.store)
+      let checkup = try BowTieStore.checkup(at: url, repairing: repair)
+      if output.json {
+        try TieOutput(json: true).printJSON(CheckupJSON(store: url.path, checkup: checkup))
+      } else {
+        print(
+          "checked \(url.path): \(count(checkup.tiesChecked, "tie")), "
+            + "\(count(checkup.photoFilesChecked, "photo file"))")
+        for problem in checkup.problems {
+          let status = problem.repaired ? "repaired" : "problem "
+          let subject = problem.subject.map { "\($0): " } ?? ""
+          print("\(status)  \(problem.kind.rawValue)  \(subject)\(problem.detail)")
+        }
+        let remaining = checkup.problems.filter { !$0.repaired }.count
+        print(
+          remaining == 0
+            ? "healthy" : "\(count(remaining, "problem")) \(remaining == 1 ? "remains" : "remain")")
+      }
+      if !checkup.isHealthy { throw ExitCode(ExitStatus.invalidData) }
+    }
+
+    private func count(_ number: Int, _ noun: String) -> String {
+      "\(number) \(noun)\(number == 1 ? "" : "s")"
+    }
+  }
+}
+
+/// What `doctor --json` prints.
+struct CheckupJSON: Encodable {
+  var store: String
+  var healthy: Bool
+  var tiesChecked: Int
+  var photoFilesChecked: Int
+  var problems: [Checkup.Problem]
+
+  init(store: String, checkup: Checkup) {
+    self.store = store
+    healthy = checkup.isHealthy
+    tiesChecked = checkup.tiesChecked
+    photoFilesChecked = checkup.photoFilesChecked
+    problems = checkup.problems
+  }
+}

@@ -1,0 +1,52 @@
+import ArgumentParser
+import BowTieKit
+import Foundation
+
+extension Bowties {
+  struct Restore: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Replace the store with a backup. Asks first on a terminal.",
+      discussion: """
+        PATH is a backup written by `bowties backup` (or any bowties store). It is \
+        checked first and never changed. Processes using the store see the old \
+        inventory or the restored one, never a mix.
+        """)
+
+    @Argument(help: ArgumentHelp("The backup to restore.", valueName: "path"))
+    var path: String
+
+    @Flag(name: .shortAndLong, help: "Do not ask: for scripts.")
+    var yes = false
+
+    @OptionGroup var storeOptions: StoreOptions
+    @OptionGroup var output: OutputOptions
+
+    func validate() throws {
+      if !yes && !Terminal.standardInputIsTerminal {
+        throw ValidationError(
+          "restore asks before replacing the store, which needs a terminal: add --yes")
+      }
+    }
+
+    func run() throws {
+      let url = try StoreLocation.resolve(explicitPath: storeOptions.store)
+      let source = URL(fileURLWithPath: path).standardizedFileURL
+      if !yes {
+        let answer = Terminal.ask(
+          "Replace the store at \(url.path) with the backup \(source.path)? [y/N] ")?.lowercased()
+        guard answer == "y" || answer == "yes" else {
+          Terminal.note("nothing restored")
+          return
+        }
+      }
+      let summary = try BowTieStore.restore(from: source, to: url)
+      if output.json {
+        try TieOutput(json: true).printJSON(summary)
+      } else {
+        print(
+          "restored \(summary.ties) ties and \(summary.photoFiles) photo files into \(summary.path)"
+        )
+      }
+    }
+  }
+}

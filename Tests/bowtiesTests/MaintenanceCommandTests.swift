@@ -1,0 +1,165 @@
+import Foundation
+import Testing
+
+/// `doctor`, `backup` and `restore`, through the binary.
+@Suite("Maintenance")
+struct MaintenanceCommandTests {
+  private func photo(bytes: Int) -> Data {
+    // Not a real PNG: the store keeps bytes; only the size decides where they live.
+    var data = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+    var state: UInt64 = 0x5EED
+    while data.count < bytes {
+      state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      data.append(UInt8(truncatingIfNeeded: state >> 33))
+    }
+    return data
+  }
+
+  private var photoFolder: (Bowtie) -> URL {
+    { $0.folder.appendingPathComponent(".BowTies_SUPPORT/_EXTERNAL_DATA") }
+  }
+
+  @Test("doctor finds what other tools broke, repairs what it can, and says what remains")
+  func doctor() throws {
+    let bowtie = Bowtie()
+    defer { bowtie.remove() }
+    try bowtie("list")
+    let healthy = try bowtie("doctor")
+    #expect(healthy.status == 0 && healthy.stdout.hasSuffix("healthy\n"), "\(healthy)")
+    try photo(bytes: 200_000).write(to: bowtie.folder.appendingPathComponent("big.png"))
+    try #require(try bowtie("edit", "B", "--photo", "big.png").status == 0)
+    try bowtie.sqlite(
+      """
+      UPDATE bowTie SET searchKey = 'rr' WHERE searchKey = 'R';
+      UPDATE bowTie SET timesWorn = timesWorn + 5 WHERE searchKey = 'G';
+      UPDATE bowTie SET tintColor = x'62706c6973743030ff' WHERE searchKey = 'O';
+      UPDATE bowTie SET searchKey = 'Y Y' WHERE searchKey = 'Y';
+      """)
+    let photos = photoFolder(bowtie)
+    let blueFile = try #require(
+      try FileManager.default.contentsOfDirectory(atPath: photos.path).first)
+    try Data("changed".utf8).write(to: photos.appendingPathComponent(blueFile))
+    try Data("stray".utf8).write(to: photos.appendingPathComponent("0rphan"))
+
+    let found = try bowtie("doctor", "--json")
+    #expect(found.status == 65)
+    let report = try #require(
+      JSONSerialization.jsonObject(with: Data(found.stdout.utf8)) as? [String: Any])
+    #expect(report["healthy"] as? Bool == false && report["tiesChecked"] as? Int == 7)
+    let problems = try #require(report["problems"] as? [[String: Any]])
+    let kinds = problems.map { "\($0["kind"]!) \($0["subject"] ?? "-")" }.sorted()
+    #expect(
+      kinds == [
+        "color Orange Bow Tie (O)", "invalidRow Green Bow Tie (G)", "invalidRow Red Bow Tie (rr)",
+        "invalidRow Yellow Bow Tie (Y Y)", "invalidRow Yellow Bow Tie (Y Y)",
+        "orphanedPhoto 0rphan", "photo Blue Bow Tie (B)",
+      ], "\(kinds)")
+    #expect(problems.allSatisfy { $0["repaired"] as? Bool == false })
+
+    let repaired = try bowtie("doctor", "--repair")
+    #expect(repaired.status == 65, "\(repaired)")
+    #expect(repaired.stdout.contains("repaired  orphanedPhoto  0rphan"))
+    #expect(repaired.stdout.contains("repaired  invalidRow  Red Bow Tie (rr)"))
+    #expect(repaired.stdout.contains("problem   color  Orange Bow Tie (O)"))
+    #expect(repaired.stdout.hasSuffix("3 problems remain\n"), "\(repaired.stdout)")
+    #expect(!FileManager.default.fileExists(atPath: photos.appendingPathComponent("0rphan").path))
+    // The repaired rows read as the other tool meant them.
+    #expect(try bowtie("show", "rr").status == 0)
+    #expect(try bowtie.sqlite("SELECT timesWorn FROM bowTie WHERE searchKey = 'G'") == "12\n")
+    try bowtie("wear", "G")
+    #expect(try bowtie.sqlite("SELECT timesWorn FROM bowTie WHERE searchKey = 'G'") == "13\n")
+
+    // What doctor cannot fix, the user can.
+    try bowtie("edit", "O", "--color", "orange")
+    try bowtie("edit", "B", "--no-photo")
+    try bowtie("edit", "Yellow Bow Tie", "--key", "Y")
+    let fixed = try bowtie("doctor")
+    #expect(fixed.status == 0 && fixed.stdout.hasSuffix("healthy\n"), "\(fixed)")
+  }
+
+  @Test("doctor on a damaged, truncated or newer store reports it, exits 65, changes nothing")
+  func doctorOnDamage() throws {
+    let bowtie = Bowtie()
+    defer { bowtie.remove() }
+    try bowtie("list")
+    try bowtie.sqlite("INSERT INTO grdb_migrations VALUES ('v99: from the future')")
+    let newer = try Data(contentsOf: URL(fileURLWithPath: bowtie.store))
+    let future = try bowtie("doctor", "--repair")
+    #expect(future.status == 65 && future.stdout.contains("written by a newer bowties"))
+    #expect(try Data(contentsOf: URL(fileURLWithPath: bowtie.store)) == newer)
+
+    try bowtie.sqlite("DELETE FROM grdb_migrations WHERE identifier LIKE 'v99%'")
+    let whole = try Data(contentsOf: URL(fileURLWithPath: bowtie.store))
+    try whole.prefix(whole.count / 2).write(to: URL(fileURLWithPath: bowtie.store))
+    let truncated = try bowtie("doctor")
+    #expect(truncated.status == 65, "\(truncated)")
+    #expect(truncated.stdout.contains("problem   integrity"), "\(truncated.stdout)")
+
+    let missing = try bowtie(
+      "doctor", "--store", bowtie.folder.appendingPathComponent("no").path, withStore: false)
+    #expect(missing.status == 74 && missing.stderr.contains("no such file"), "\(missing)")
+  }
+
+  @Test("a backup taken during 100 concurrent wears restores to a store that passes doctor")
+  func backupUnderLoad() throws {
+    let bowtie = Bowtie()
+    defer { bowtie.remove() }
+    try bowtie("list")
+    try photo(bytes: 150_000).write(to: bowtie.folder.appendingPathComponent("big.png"))
+    try #require(try bowtie("edit", "R", "--photo", "big.png").status == 0)
+    let wears = (0..<100).map { _ in
+      let process = Process()
+      process.executableURL = Bowtie.binary
+      process.arguments = ["wear", "I", "--store", bowtie.store]
+      process.environment = ["BOWTIES_BUSY_TIMEOUT": "60", "HOME": bowtie.folder.path]
+      process.standardOutput = FileHandle.nullDevice
+      process.standardError = FileHandle.nullDevice
+      return process
+    }
+    for process in wears.prefix(50) { try process.run() }
+    let backupPath = bowtie.folder.appendingPathComponent("backups/copy.sqlite").path
+    let backup = try bowtie("backup", backupPath)
+    for process in wears.suffix(50) { try process.run() }
+    for process in wears { process.waitUntilExit() }
+    #expect(backup.status == 0, "\(backup)")
+    #expect(wears.allSatisfy { $0.terminationStatus == 0 })
+    #expect(try bowtie.sqlite("SELECT count(*) FROM wearEvent") == "100\n")
+
+    // The copy is a store in its own right, and sound.
+    let copyCheck = try bowtie("doctor", "--store", backupPath, withStore: false)
+    #expect(copyCheck.status == 0, "\(copyCheck)")
+    let copied = try bowtie.run("/usr/bin/sqlite3", [backupPath, "SELECT count(*) FROM wearEvent"])
+    let copiedWears = Int(copied.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
+    #expect((0...100).contains(copiedWears))
+
+    // Restored over the live store: the backup's inventory, healthy, photo included.
+    let restored = try bowtie("restore", backupPath, "--yes")
+    #expect(restored.status == 0, "\(restored)")
+    #expect(try bowtie.sqlite("SELECT count(*) FROM wearEvent") == "\(copiedWears)\n")
+    #expect(try bowtie("doctor").status == 0)
+    let photoOut = bowtie.folder.appendingPathComponent("out.png").path
+    #expect(try bowtie("photo", "R", "--output", photoOut).status == 0)
+    #expect(try Data(contentsOf: URL(fileURLWithPath: photoOut)) == photo(bytes: 150_000))
+
+    // A second backup to the same path is refused; nothing is overwritten.
+    let again = try bowtie("backup", backupPath)
+    #expect(again.status == 73 && again.stderr.contains("already exists"))
+  }
+
+  @Test("restore asks for --yes without a terminal, and refuses a damaged backup")
+  func restoreRefusals() throws {
+    let bowtie = Bowtie()
+    defer { bowtie.remove() }
+    try bowtie("list")
+    let before = try bowtie.sqlite(".dump")
+    let noYes = try bowtie("restore", "elsewhere.sqlite")
+    #expect(noYes.status == 64 && noYes.stderr.contains("--yes"))
+    let damaged = bowtie.folder.appendingPathComponent("damaged.sqlite")
+    try Data(repeating: 0x42, count: 8192).write(to: damaged)
+    let refused = try bowtie("restore", damaged.path, "--yes")
+    #expect(refused.status == 66 && refused.stderr.contains("not a usable bowties backup"))
+    let missing = try bowtie("restore", "nowhere.sqlite", "--yes")
+    #expect(missing.status == 66, "\(missing)")
+    #expect(try bowtie.sqlite(".dump") == before)
+  }
+}
