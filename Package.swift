@@ -6,6 +6,7 @@ let package = Package(
   products: [
     .executable(name: "bowties", targets: ["bowties"]),
     .library(name: "BowTieKit", targets: ["BowTieKit"]),
+    .library(name: "TerminalImage", targets: ["TerminalImage"]),
   ],
   dependencies: [
     .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
@@ -29,11 +30,20 @@ let package = Package(
       pkgConfig: "libxml-2.0",
       providers: [.apt(["libxml2-dev"])]
     ),
+    // Photos on a terminal: PNG decoding, scaling, half-block rendering, the kitty,
+    // iTerm2 and sixel encoders, and which of them a terminal speaks. Knows nothing of ties.
+    .target(name: "TerminalImage", dependencies: ["CLibPNG"]),
+    // libpng's simplified API, so that no PNG decoder is written by hand.
+    .systemLibrary(
+      name: "CLibPNG",
+      pkgConfig: "libpng",
+      providers: [.apt(["libpng-dev"])]
+    ),
     // The command-line interface: parsing, formatting, exit codes. No SQL.
     .executableTarget(
       name: "bowties",
       dependencies: [
-        "BowTieKit",
+        "BowTieKit", "TerminalImage",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
@@ -46,12 +56,15 @@ let package = Package(
       dependencies: ["EmbedResources"]
     ),
     .testTarget(name: "BowTieKitTests", dependencies: ["BowTieKit"]),
+    .testTarget(name: "TerminalImageTests", dependencies: ["TerminalImage"]),
     .testTarget(
       name: "bowtiesTests",
       dependencies: [
-        "bowties", "BowTieKit",
+        "bowties", "BowTieKit", "TerminalImage",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
-      ]
+      ],
+      // Expected `show --image always` output, compared byte for byte by PhotoTests.
+      exclude: ["Golden"]
     ),
   ]
 )

@@ -4,17 +4,28 @@ import BowTieKit
 extension Bowties {
   struct Show: ParsableCommand {
     static let configuration = CommandConfiguration(
-      abstract: "Show one tie: rating, wears, favorite, link and color.")
+      abstract: "Show one tie: rating, wears, favorite, link and color, beside its photo.",
+      discussion: """
+        On a terminal the photo is drawn with the terminal's own image protocol (kitty, \
+        iTerm2, sixel) when it announces one, else with colored half-block characters. \
+        Set BOWTIES_IMAGE_PROTOCOL to halfblocks, halfblocks-256, kitty, iterm2 or sixel \
+        for a terminal that does not announce itself.
+        """)
 
     @Argument(help: .tie)
     var tie: String
 
     @OptionGroup var storeOptions: StoreOptions
     @OptionGroup var output: OutputOptions
+    @OptionGroup var imageOptions: ImageOptions
 
     func run() throws {
       let store = try storeOptions.open()
-      try TieOutput(json: output.json).printDetails(try store.tie(matching: tie), store: store)
+      let found = try store.tie(matching: tie)
+      // The photo is read and decoded only when it will be drawn, so --json and --image never
+      // start as fast as before.
+      let photo = !output.json && imageOptions.drawsImage ? PhotoDrawing.forStandardOutput() : nil
+      try TieOutput(json: output.json).printDetails(found, store: store, photo: photo)
     }
   }
 }

@@ -56,4 +56,20 @@ enum Terminal {
   }
 
   static func bold(_ text: String) -> String { "\u{1B}[1m\(text)\u{1B}[0m" }
+
+  /// How many cells `text` takes: its characters, less the color codes (`ESC [ … m`).
+  static func visibleWidth(_ text: String) -> Int {
+    var width = 0
+    var inEscape = false
+    for character in text {
+      if inEscape {
+        if character.isLetter { inEscape = false }
+      } else if character == "\u{1B}" {
+        inEscape = true
+      } else {
+        width += 1
+      }
+    }
+    return width
+  }
 }

@@ -26,13 +26,24 @@ struct TieOutput {
     return formatter
   }
 
-  /// One tie, in detail: `show`, `wear`, `rate`, `favorite`.
-  func printDetails(_ tie: BowTie, store: BowTieStore) throws {
-    warnAbout(tie, store: store)
+  /// One tie, in detail: `show`, `wear`, `rate`, `favorite`; with `photo`, its photo
+  /// beside the details (or above them), unless it cannot be drawn.
+  func printDetails(_ tie: BowTie, store: BowTieStore, photo: PhotoDrawing? = nil) throws {
+    let photoProblem = warnAbout(tie, store: store)
     if json {
       try printJSON(TieJSON(tie))
       return
     }
+    let lines = detailLines(tie)
+    if let photo, photoProblem == nil, let drawn = photo.compose(tie, store: store, beside: lines) {
+      print(drawn, terminator: "")
+      return
+    }
+    print(lines.map { $0 + "\n" }.joined(), terminator: "")
+  }
+
+  /// The name, then one aligned line per attribute, without line breaks.
+  func detailLines(_ tie: BowTie) -> [String] {
     let rows: [(String, String)] = [
       ("Key", tie.searchKey),
       ("Rating", "\(BowTie.formatRating(tie.rating))/5"),
@@ -44,11 +55,10 @@ struct TieOutput {
       ("Color", colorText(tie)),
       ("Photo", tie.photoByteCount.map { "\($0) bytes" } ?? "none"),
     ]
-    var text = (color ? Terminal.bold(tie.name) : tie.name) + "\n"
-    for (label, value) in rows {
-      text += "  " + label.padding(toLength: 12, withPad: " ", startingAt: 0) + value + "\n"
-    }
-    print(text, terminator: "")
+    return [color ? Terminal.bold(tie.name) : tie.name]
+      + rows.map { label, value in
+        "  " + label.padding(toLength: 12, withPad: " ", startingAt: 0) + value
+      }
   }
 
   /// Many ties, one line each for people: `list`.
@@ -86,13 +96,17 @@ struct TieOutput {
       : tint.hex
   }
 
-  private func warnAbout(_ tie: BowTie, store: BowTieStore) {
+  /// Warns about what cannot be shown; returns the photo's problem, if it has one.
+  @discardableResult
+  private func warnAbout(_ tie: BowTie, store: BowTieStore) -> BowTieError? {
     if let issue = tie.colorIssue {
       Terminal.warning("\(tie.name): its color cannot be read (\(issue)); shown as unreadable")
     }
-    if let problem = store.photoProblem(of: tie) {
+    let problem = store.photoProblem(of: tie)
+    if let problem {
       Terminal.warning(problem.localizedDescription)
     }
+    return problem
   }
 
   func printJSON(_ value: some Encodable) throws {
