@@ -180,13 +180,16 @@ struct XMLPlistReader {
       user!.assumingMemoryBound(to: Builder.self)
     }
 
-    private var stopped: Bool { failure != nil || elementError != nil }
+    /// Set with `failure` or `elementError`: a flag is cheaper to test on every event than
+    /// an optional error enum.
+    private var stopped = false
 
     private var line: Int { context.map { Int(xmlSAX2GetLineNumber($0)) } ?? 0 }
 
     mutating func fail(_ reason: String, line: Int? = nil) {
       guard !stopped else { return }
       failure = Failure(reason: "line \(line ?? self.line): \(reason)")
+      stopped = true
       if let context { xmlStopParser(context) }
     }
 
@@ -282,6 +285,7 @@ struct XMLPlistReader {
           try element(count, value)
         } catch {
           elementError = error
+          stopped = true
           if let context { xmlStopParser(context) }
         }
       case .array(var items)?:
