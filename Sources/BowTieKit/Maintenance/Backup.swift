@@ -147,7 +147,8 @@ extension BowTieStore {
     }
   }
 
-  private static func referencedPhotoFiles(_ db: Database) throws -> [String] {
+  /// Every photo file a tie or an undo entry refers to.
+  static func referencedPhotoFiles(_ db: Database) throws -> [String] {
     try String.fetchAll(
       db,
       sql: """

@@ -224,15 +224,7 @@ extension BowTieStore {
   private func checkPhotoFiles(_ checkup: inout Checkup, repairing: Bool) throws(BowTieError) {
     let files = photos.allFileNames()
     checkup.photoFilesChecked = files.count
-    let referenced = try read { db in
-      Set(
-        try String.fetchAll(
-          db,
-          sql: """
-            SELECT photoFile FROM bowTie WHERE photoFile IS NOT NULL
-            UNION SELECT photoFile FROM undoEntry WHERE photoFile IS NOT NULL
-            """))
-    }
+    let referenced = try read { db in Set(try Self.referencedPhotoFiles(db)) }
     let orphans = files.filter { !referenced.contains($0) }.sorted()
     for name in orphans {
       checkup.report(.orphanedPhoto, name, "no tie or undo entry refers to it", repaired: repairing)
