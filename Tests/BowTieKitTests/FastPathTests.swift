@@ -115,4 +115,22 @@ struct FastPathTests {
       name: "Old", searchKey: "O", lastWorn: Date(timeIntervalSince1970: -70_000_000_000))
     #expect(tie.validationFailure?.attribute == "lastWorn")
   }
+
+  @Test("seeded ids are version 4 UUIDs, distinct across buffer refills")
+  func randomUUIDs() {
+    var ids = RandomUUIDs()
+    var seen = Set<UUID>()
+    // 1,000 values span four 4 KiB refills.
+    for _ in 0..<1_000 {
+      let id = ids.next()
+      let text = id.text
+      #expect(Array(text)[14] == "4", "\(text)")
+      #expect("89AB".contains(Array(text)[19]), "\(text)")
+      seen.insert(id)
+    }
+    #expect(seen.count == 1_000)
+    // A second generator does not repeat the first one's values.
+    var other = RandomUUIDs()
+    #expect(!seen.contains(other.next()))
+  }
 }

@@ -47,6 +47,42 @@ struct StoreTests {
     #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).isEmpty)
   }
 
+  @Test("a build a killed process left is removed; a live or just-created one is not")
+  func abandonedBuilds() throws {
+    let folder = TemporaryFolder()
+    ColorAttributeTransformer.register()
+    func file(_ name: String, age: Int, contents: String = "half a store") throws -> URL {
+      let url = folder.url.appendingPathComponent(name)
+      try Data(contents.utf8).write(to: url)
+      let past = timeval(tv_sec: time(nil) - age, tv_usec: 0)
+      #expect(utimes(url.path, [past, past]) == 0)
+      return url
+    }
+    let abandoned = try file(".BowTies.sqlite.new-A", age: 3_600)
+    let abandonedJournal = try file(".BowTies.sqlite.new-A-journal", age: 3_600)
+    let orphanWAL = try file(".BowTies.sqlite.new-B-wal", age: 3_600)
+    let killedJustNow = try file(".BowTies.sqlite.new-F", age: 0)
+    let justCreated = try file(".BowTies.sqlite.new-C", age: 0, contents: "")
+    let held = try file(".BowTies.sqlite.new-D", age: 3_600)
+    let otherStore = try file(".Other.sqlite.new-E", age: 3_600)
+    // A live builder holds its file's lock; flock locks belong to the open file
+    // description, so this one blocks the store's check from the same process.
+    let holder = open(held.path, O_RDONLY)
+    #expect(flock(holder, LOCK_EX | LOCK_NB) == 0)
+    defer { close(holder) }
+
+    _ = try BowTieStore.open(at: folder.storeURL) { try $0.seed(SampleData.entries()) }
+
+    let left = Set(try FileManager.default.contentsOfDirectory(atPath: folder.url.path))
+    for gone in [abandoned, abandonedJournal, orphanWAL, killedJustNow] {
+      #expect(!left.contains(gone.lastPathComponent), "\(gone.lastPathComponent)")
+    }
+    for kept in [justCreated, held, otherStore, folder.storeURL] {
+      #expect(left.contains(kept.lastPathComponent), "\(kept.lastPathComponent)")
+    }
+    #expect(left.count == 4, "\(left.sorted())")
+  }
+
   @Test("seeding is idempotent, and --replace overwrites")
   func idempotentSeed() throws {
     let store = try makeInMemoryStore()

@@ -23,6 +23,22 @@ struct ParsingTests {
     #expect(wear.date == "2026-11-21")
   }
 
+  @Test("each subcommand's explicit name is the one ArgumentParser would derive from its type")
+  func commandNames() {
+    // The names are spelled out so that start-up does not derive them: each derivation
+    // was a String(describing:) that scanned every protocol conformance in the binary.
+    for command in Bowties.configuration.subcommands {
+      let typeName = String(describing: command)
+      var derived = ""
+      for character in typeName {
+        if character.isUppercase && !derived.isEmpty { derived += "-" }
+        derived += character.lowercased()
+      }
+      #expect(command.configuration.commandName == derived, "\(typeName)")
+    }
+    #expect(Bowties.configuration.subcommands.count == 18)
+  }
+
   @Test("conflicting or unknown arguments are usage errors")
   func usageErrors() {
     #expect(throws: (any Error).self) {

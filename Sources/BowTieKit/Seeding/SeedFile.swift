@@ -108,6 +108,7 @@ public enum SeedFile {
   private struct Collector {
     let images: ImageSource
     var entries: [SeedEntry] = []
+    private var ids = RandomUUIDs()
     // The first entry with each id and key, by position and name: all a message needs.
     private var seenIDs: [UUID: (index: Int, name: String)] = [:]
     private var seenKeys: [String: (index: Int, name: String)] = [:]
@@ -115,7 +116,7 @@ public enum SeedFile {
     init(images: ImageSource) { self.images = images }
 
     mutating func add(_ item: PlistValue, index: Int) throws(BowTieError) {
-      let entry = try SeedFile.parseEntry(item, index: index, images: images)
+      let entry = try SeedFile.parseEntry(item, index: index, images: images, ids: &ids)
       if entry.hasExplicitID, let first = seenIDs[entry.tie.id] {
         throw .invalidSeedEntry(
           index: index, name: entry.tie.name, key: "id",
@@ -134,7 +135,7 @@ public enum SeedFile {
   }
 
   fileprivate static func parseEntry(
-    _ item: PlistValue, index: Int, images: ImageSource
+    _ item: PlistValue, index: Int, images: ImageSource, ids: inout RandomUUIDs
   ) throws(BowTieError) -> SeedEntry {
     guard case .dictionary(let fields) = item else {
       throw .invalidSeedEntry(
@@ -150,6 +151,7 @@ public enum SeedFile {
         unknown, "is not a known key (known: \(knownKeys.sorted().joined(separator: ", ")))")
     }
     var tie = BowTie(
+      id: ids.next(),
       name: try reader.requiredString("name"),
       searchKey: try reader.requiredString("searchKey"))
     if let idText = try reader.string("id") {

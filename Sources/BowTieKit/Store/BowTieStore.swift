@@ -130,23 +130,35 @@ public struct BowTieStore: Sendable {
   ) throws(BowTieError) -> BowTieStore? {
     let folder = url.deletingLastPathComponent()
     let temporary = folder.appendingPathComponent(
-      ".\(url.lastPathComponent).new-\(UUID().uuidString)")
+      "\(buildPrefix(for: url))\(UUID().uuidString)")
+    // Held until the build ends, so no other process takes the file for abandoned.
+    // It is closed only after SQLite's connection: closing any descriptor of a file
+    // drops the process's fcntl locks on it, SQLite's included.
+    let descriptor: Int32
     do {
       try FileSystem.createDirectories(folder)
-      let descriptor = Glibc.open(temporary.path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+      removeAbandonedBuilds(of: url)
+      descriptor = Glibc.open(temporary.path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
       guard descriptor >= 0 else { throw POSIXError.current }
-      close(descriptor)
+      flock(descriptor, LOCK_EX | LOCK_NB)
     } catch {
       throw .storeNotWritable(path: url.path, reason: error.reason)
     }
-    defer { unlink(temporary.path) }
+    defer {
+      unlink(temporary.path)
+      close(descriptor)
+    }
     do {
       let queue = try DatabaseQueue(
-        path: temporary.path, configuration: configuration(busyTimeout: busyTimeout))
+        path: temporary.path, configuration: buildingConfiguration(busyTimeout: busyTimeout))
       let store = BowTieStore(opened: queue, at: url)
       try store.migrate(lockFile: nil)
       try populate(store)
+      try queue.writeWithoutTransaction { db in
+        try db.execute(sql: "PRAGMA journal_mode = WAL")
+      }
       try queue.close()
+      try FileSystem.synchronize(temporary)
     } catch {
       throw storeError(error, path: url.path)
     }
@@ -155,14 +167,74 @@ public struct BowTieStore: Sendable {
       if errno == EEXIST { return nil }
       throw .storeNotWritable(path: url.path, reason: POSIXError.current.reason)
     }
+    // The new name is durable only once the folder's entries are.
+    try? FileSystem.synchronize(folder)
     return try openExisting(at: url, busyTimeout: busyTimeout)
+  }
+
+  /// The name a new store is built under, before a unique suffix: hidden, and beside
+  /// the store so that `link(2)` can put it in place.
+  private static func buildPrefix(for url: URL) -> String {
+    ".\(url.lastPathComponent).new-"
+  }
+
+  /// Removes what a killed process left while building a store at `url`: temporary
+  /// stores (and their journals) that no live process holds. An empty file less than a
+  /// minute old is left alone: its builder may be between creating it and locking it.
+  static func removeAbandonedBuilds(of url: URL) {
+    let folder = url.deletingLastPathComponent()
+    let prefix = buildPrefix(for: url)
+    guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else {
+      return
+    }
+    let cutoff = time(nil) - 60
+    for name in names.sorted() where name.hasPrefix(prefix) {
+      let file = folder.appendingPathComponent(name)
+      var info = stat()
+      guard lstat(file.path, &info) == 0, info.st_size > 0 || info.st_mtim.tv_sec < cutoff
+      else { continue }
+      let suffix = ["-journal", "-wal", "-shm"].first { name.hasSuffix($0) }
+      let build = suffix.map { folder.appendingPathComponent(String(name.dropLast($0.count))) }
+      if isHeld(build ?? file) { continue }
+      unlink(file.path)
+    }
+  }
+
+  /// Whether a live process holds the build lock on `file`; false when it is gone.
+  private static func isHeld(_ file: URL) -> Bool {
+    let descriptor = Glibc.open(file.path, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else { return false }
+    defer { close(descriptor) }
+    return flock(descriptor, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK
+  }
+
+  /// How a new store is built under its temporary name, which no other process opens
+  /// and which is thrown away if anything fails: a rollback journal kept in memory
+  /// (WAL would write every page twice), no syncs until the finished file is synced
+  /// once, and a cache big enough that a large seed's index pages are not read back.
+  /// The file is switched to WAL before it is linked into place.
+  private static func buildingConfiguration(busyTimeout: TimeInterval) -> Configuration {
+    var config = Configuration()
+    config.busyMode = .timeout(busyTimeout)
+    config.label = "BowTies"
+    config.prepareDatabase { db in
+      try db.execute(
+        sql: "PRAGMA journal_mode = MEMORY; PRAGMA synchronous = OFF; PRAGMA cache_size = -65536")
+    }
+    return config
   }
 
   private static func configuration(busyTimeout: TimeInterval) -> Configuration {
     var config = Configuration()
-    config.journalMode = .wal
     config.busyMode = .timeout(busyTimeout)
     config.label = "BowTies"
+    // Not GRDB's `.wal`: it writes a table into the log whenever the log file is
+    // missing, which it is after every last close, so each `show` paid for a write
+    // transaction and its fsyncs, and waited for the write lock. The pragma only reads
+    // the header when the file is in WAL mode already.
+    config.prepareDatabase { db in
+      try db.execute(sql: "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL")
+    }
     return config
   }
 

@@ -23,6 +23,14 @@ enum FileSystem {
     }
   }
 
+  /// Flushes a file, or a folder's entries, to the disk.
+  static func synchronize(_ url: URL) throws {
+    let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+    defer { close(descriptor) }
+    if fsync(descriptor) != 0 { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+  }
+
   /// Writes under a temporary name in the same folder, syncs, then renames into place,
   /// so a reader never sees half a file, even after a crash.
   static func writeAtomically(_ data: Data, to file: URL, mode: mode_t = 0o600) throws {

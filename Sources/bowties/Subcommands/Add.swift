@@ -5,6 +5,7 @@ import Foundation
 extension Bowties {
   struct Add: ParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "add",
       abstract: "Add a tie. Without --key, a free search key is chosen.")
 
     @Option(help: ArgumentHelp("The tie's name.", valueName: "name"))

@@ -5,6 +5,7 @@ import Foundation
 extension Bowties {
   struct Backup: ParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "backup",
       abstract: "Copy the store, photos included, to a new path, while others keep using it.",
       discussion: """
         The copy is consistent: it is taken with SQLite's online backup API under the \

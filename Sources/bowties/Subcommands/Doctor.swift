@@ -4,6 +4,7 @@ import BowTieKit
 extension Bowties {
   struct Doctor: ParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "doctor",
       abstract: "Check the store: integrity, schema, rows, colors and photo files.",
       discussion: """
         Runs SQLite's integrity check, then checks the schema version, every tie against \

@@ -5,6 +5,7 @@ import Foundation
 extension Bowties {
   struct Edit: ParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "edit",
       abstract: "Change a tie's attributes; the others stay as they are.")
 
     @Argument(help: .tie)

@@ -7,6 +7,7 @@ extension ExportFormat: ExpressibleByArgument {}
 extension Bowties {
   struct Export: ParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "export",
       abstract: "Write every tie in the seed format, for another store or another tool.",
       discussion: """
         plist and json carry every attribute under the seed format's keys; seed reads \

@@ -4,6 +4,7 @@ import BowTieKit
 extension Bowties {
   struct Favorite: ParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "favorite",
       abstract: "Mark a tie as a favorite (or clear the mark with --off, flip it with --toggle).")
 
     enum Change: String, EnumerableFlag {

@@ -5,6 +5,7 @@ import Foundation
 extension Bowties {
   struct History: ParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "history",
       abstract: "List the wears recorded by `wear`, newest first.",
       discussion: """
         Wears counted in a seed plist's timesWorn happened before the history began and \

@@ -4,6 +4,7 @@ import BowTieKit
 extension Bowties {
   struct List: ParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "list",
       abstract: "List ties, in the order R O Y G B I V, then by name, or as filtered and sorted.")
 
     @OptionGroup var filterOptions: FilterOptions

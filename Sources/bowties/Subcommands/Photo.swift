@@ -5,6 +5,7 @@ import Foundation
 extension Bowties {
   struct Photo: ParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "photo",
       abstract: "Write a tie's stored photo to a file.")
 
     @Argument(help: .tie)

@@ -4,6 +4,7 @@ import BowTieKit
 extension Bowties {
   struct Rate: ParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "rate",
       abstract: "Rate a tie from 0 to 5 (4.5, with a dot). Without a value, asks on a terminal.")
 
     @Argument(help: .tie)

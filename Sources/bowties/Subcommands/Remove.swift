@@ -5,6 +5,7 @@ import Foundation
 extension Bowties {
   struct Remove: ParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "remove",
       abstract: "Remove ties, with their wears. Asks first on a terminal; `undo` brings them back.")
 
     @Argument(help: ArgumentHelp("The ties to remove.", valueName: "tie"))

@@ -7,6 +7,7 @@ extension ReportFormat: ExpressibleByArgument {}
 extension Bowties {
   struct Report: ParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "report",
       abstract: "Summarize the wardrobe: counts, most and least worn, stale ties, wears per "
         + "month, ratings and a suggestion.",
       discussion: """

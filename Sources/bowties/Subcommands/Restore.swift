@@ -5,6 +5,7 @@ import Foundation
 extension Bowties {
   struct Restore: ParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "restore",
       abstract: "Replace the store with a backup. Asks first on a terminal.",
       discussion: """
         PATH is a backup written by `bowties backup` (or any bowties store). It is \

@@ -7,6 +7,7 @@ extension SeedFile.Format: ExpressibleByArgument {}
 extension Bowties {
   struct Seed: ParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "seed",
       abstract: "Add ties from a plist in the BowTies sample's format (default: the sample ties).",
       discussion: """
         PLIST is an XML or binary property list, or JSON (a .json file, --format json, or \

@@ -4,6 +4,7 @@ import BowTieKit
 extension Bowties {
   struct Show: ParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "show",
       abstract: "Show one tie: rating, wears, favorite, link and color, beside its photo.",
       discussion: """
         On a terminal the photo is drawn with the terminal's own image protocol (kitty, \

@@ -5,6 +5,7 @@ import Foundation
 extension Bowties {
   struct Suggest: ParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "suggest",
       abstract: "Which tie to wear next, and why.",
       discussion: """
         Favors ties not worn for longest, weighted by rating and favorite: each scores \

@@ -5,6 +5,7 @@ import Foundation
 extension Bowties {
   struct Undo: ParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "undo",
       abstract: "Take back the most recent change (wear, rate, favorite, add, edit, remove); "
         + "again for the one before.",
       discussion: "The log keeps the last \(UndoEntry.capacity) changes, across runs.")

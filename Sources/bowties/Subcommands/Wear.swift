@@ -5,6 +5,7 @@ import Foundation
 extension Bowties {
   struct Wear: ParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "wear",
       abstract: "Record that you wore a tie: one more wear, last worn now (or --date).")
 
     @Argument(help: .tie)
