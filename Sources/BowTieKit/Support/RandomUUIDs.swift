@@ -1,9 +1,10 @@
+import Foundation
+
 #if canImport(Darwin)
   import Darwin
 #else
   import Glibc
 #endif
-import Foundation
 
 /// Version 4 UUIDs drawn from a buffer of system randomness that is refilled 4 KiB at a
 /// time.
