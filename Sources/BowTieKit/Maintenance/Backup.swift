@@ -120,7 +120,8 @@ extension BowTieStore {
     do {
       var config = Configuration()
       config.readonly = true
-      let backup = try DatabaseQueue(path: source.path, configuration: config)
+      let backup = try DatabaseQueue(
+        path: databaseLocation(for: source, readonly: true), configuration: config)
       defer { try? backup.close() }
       let names = try backup.read { db in try referencedPhotoFiles(db) }
       // Marked first: files copied by a restore that dies before its commit are then

@@ -71,7 +71,8 @@ extension BowTieStore {
     config.busyMode = .timeout(defaultBusyTimeout)
     let schema: SchemaState
     do {
-      let queue = try DatabaseQueue(path: url.path, configuration: config)
+      let queue = try DatabaseQueue(
+        path: databaseLocation(for: url, readonly: config.readonly), configuration: config)
       defer { try? queue.close() }
       let integrity = try queue.read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check")
       }

@@ -18,7 +18,7 @@ public struct BowTieStore: Sendable {
 
   /// How long a command waits for another process's write before giving up (exit 75).
   public static var defaultBusyTimeout: TimeInterval {
-    if let text = ProcessInfo.processInfo.environment["BOWTIES_BUSY_TIMEOUT"],
+    if let text = ProcessEnvironment.value("BOWTIES_BUSY_TIMEOUT"),
       let seconds = Double(text), seconds >= 0
     {
       return seconds
@@ -93,9 +93,10 @@ public struct BowTieStore: Sendable {
     var config = configuration(busyTimeout: busyTimeout)
     // A store the user cannot write still answers show and list.
     config.readonly = access(url.path, W_OK) != 0
+    let location = databaseLocation(for: url, readonly: config.readonly)
     let store: BowTieStore
     do {
-      store = BowTieStore(opened: try DatabaseQueue(path: url.path, configuration: config), at: url)
+      store = BowTieStore(opened: try DatabaseQueue(path: location, configuration: config), at: url)
     } catch {
       throw storeError(error, path: url.path)
     }
@@ -106,6 +107,23 @@ public struct BowTieStore: Sendable {
       try store.sweepInterruptedPhotoWrites()
     }
     return store
+  }
+
+  /// What to hand SQLite to open the store file at `url`: its path, or, for a read-only
+  /// connection to a file on a read-only file system, a `file:` URI that opens it as
+  /// immutable.
+  ///
+  /// There SQLite cannot create the WAL index it reads through, and refuses the file
+  /// ("unable to open database file"). Nothing can change the file on such a file
+  /// system, and when no log file is beside it every committed change is in the file.
+  static func databaseLocation(for url: URL, readonly: Bool) -> String {
+    guard readonly, access(url.path, W_OK) != 0, errno == EROFS,
+      access(url.path + "-wal", F_OK) != 0
+    else { return url.path }
+    var allowed = CharacterSet.urlPathAllowed
+    allowed.remove(charactersIn: "?#%")
+    let path = url.path.addingPercentEncoding(withAllowedCharacters: allowed) ?? url.path
+    return "file:\(path)?immutable=1"
   }
 
   /// Removes photo files that no tie and no undo entry refers to, and temporary files.

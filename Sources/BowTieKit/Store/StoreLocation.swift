@@ -7,7 +7,9 @@ public enum StoreLocation {
 
   /// Resolves the store's file URL from an explicit path and the environment.
   public static func resolve(
-    explicitPath: String?, environment: [String: String] = ProcessInfo.processInfo.environment
+    explicitPath: String?,
+    environment: [String: String] = ProcessEnvironment.values(
+      ["BOWTIES_STORE", "XDG_DATA_HOME", "HOME"])
   ) throws(BowTieError) -> URL {
     if let explicitPath {
       guard !explicitPath.isEmpty else { throw .usage("--store needs a path") }

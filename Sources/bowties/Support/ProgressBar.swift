@@ -1,3 +1,4 @@
+import BowTieKit
 import Foundation
 
 /// A one-line progress bar on stderr, for a person watching a long seed. Shown only when
@@ -9,7 +10,7 @@ final class ProgressBar {
 
   /// Nil when stderr is not a terminal.
   init?(_ label: String) {
-    guard Terminal.standardErrorIsTerminal, ProcessInfo.processInfo.environment["TERM"] != "dumb"
+    guard Terminal.standardErrorIsTerminal, ProcessEnvironment.value("TERM") != "dumb"
     else { return nil }
     self.label = label
   }

@@ -1,3 +1,4 @@
+import BowTieKit
 import Foundation
 
 #if canImport(Glibc)
@@ -14,9 +15,8 @@ enum Terminal {
 
   /// Color on stdout: a terminal, `NO_COLOR` unset or empty, and not `TERM=dumb`.
   static var usesColor: Bool {
-    let environment = ProcessInfo.processInfo.environment
-    if let noColor = environment["NO_COLOR"], !noColor.isEmpty { return false }
-    if environment["TERM"] == "dumb" { return false }
+    if let noColor = ProcessEnvironment.value("NO_COLOR"), !noColor.isEmpty { return false }
+    if ProcessEnvironment.value("TERM") == "dumb" { return false }
     return standardOutputIsTerminal
   }
 
@@ -24,8 +24,7 @@ enum Terminal {
   /// Foundation on Linux reports `en_001` whatever these say, so we read them ourselves;
   /// `C`, `POSIX` or nothing mean the POSIX locale ("Oct 14, 2026").
   static var locale: Locale {
-    let environment = ProcessInfo.processInfo.environment
-    let setting = ["LC_ALL", "LC_TIME", "LANG"].lazy.compactMap { environment[$0] }
+    let setting = ["LC_ALL", "LC_TIME", "LANG"].lazy.compactMap(ProcessEnvironment.value)
       .first { !$0.isEmpty }
     // "de_DE.UTF-8@euro" → "de_DE"
     let identifier = setting?.split(separator: ".").first?.split(separator: "@").first

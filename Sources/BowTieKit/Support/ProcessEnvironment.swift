@@ -1,0 +1,23 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Environment variables read one at a time.
+///
+/// `ProcessInfo.processInfo.environment` builds a dictionary of every variable each time
+/// it is read; a `show` read it four times, more work than its database look-up.
+public enum ProcessEnvironment {
+  /// The variable's value, or nil when it is not set.
+  public static func value(_ name: String) -> String? {
+    getenv(name).map { String(cString: $0) }
+  }
+
+  /// The named variables that are set.
+  public static func values(_ names: [String]) -> [String: String] {
+    var values: [String: String] = [:]
+    for name in names { values[name] = value(name) }
+    return values
+  }
+}
