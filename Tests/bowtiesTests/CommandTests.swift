@@ -124,6 +124,22 @@ struct CommandTests {
     #expect(result.stdout.contains("Last worn   14.10.2026"), "dates follow the locale")
   }
 
+  @Test("a day is the local one, the same with and without ICU's date format")
+  func localDay() throws {
+    let bowtie = Bowtie()
+    defer { bowtie.remove() }
+    // 02:30 UTC on Oct 14 is still Oct 13 in New York, and already Oct 14 in Tokyo.
+    let edit = try bowtie("edit", "G", "--last-worn", "2026-10-14T02:30:00Z")
+    #expect(edit.status == 0, "\(edit)")
+    for (zone, day) in [("America/New_York", "Oct 13, 2026"), ("Asia/Tokyo", "Oct 14, 2026")] {
+      // LANG=C writes the date itself; en_US goes through ICU.
+      for lang in ["C", "en_US.UTF-8"] {
+        let result = try bowtie("show", "G", environment: ["TZ": zone, "LANG": lang])
+        #expect(result.stdout.contains("Last worn   \(day)"), "\(zone) \(lang): \(result.stdout)")
+      }
+    }
+  }
+
   @Test("rate without a value and without a terminal is a usage error")
   func rateWithoutTerminal() throws {
     let bowtie = Bowtie()

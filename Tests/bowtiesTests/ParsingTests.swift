@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import Testing
 
 @testable import bowties
@@ -65,5 +66,27 @@ struct ParsingTests {
     } throws: { error in
       Bowties.exitCode(for: error) == ExitCode(64)
     }
+  }
+
+  @Test("the POSIX locale's day without ICU is what DateFormatter writes")
+  func posixDay() throws {
+    let formatter = DateFormatter()
+    formatter.dateStyle = .medium
+    formatter.timeStyle = .none
+    formatter.locale = Locale(identifier: "en_US_POSIX")
+    var random = SystemRandomNumberGenerator()
+    // Every day of 2024 (a leap year) at a random second, then random instants to 9999.
+    var dates = (0..<366).map { day in
+      Date(timeIntervalSince1970: 1_704_067_200 + Double(day * 86_400 + Int.random(in: 0..<86_400)))
+    }
+    dates += (0..<2_000).map { _ in
+      Date(
+        timeIntervalSince1970: Double.random(in: -12_212_467_200...253_402_300_799, using: &random))
+    }
+    for date in dates {
+      #expect(TieOutput.posixDay(date) == formatter.string(from: date), "\(date)")
+    }
+    // Julian-calendar days are left to ICU.
+    #expect(TieOutput.posixDay(Date(timeIntervalSince1970: -30_000_000_000)) == nil)
   }
 }

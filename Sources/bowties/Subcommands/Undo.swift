@@ -30,7 +30,7 @@ extension Bowties {
       let name = undone.name
       switch undone.change {
       case .wear(_, let wornAt, _):
-        let day = TieOutput.dateFormatter.string(from: wornAt)
+        let day = TieOutput.day(wornAt)
         return "undid wear of \(name) on \(day): worn \(undone.tie?.timesWorn ?? 0) times"
       case .rate(let previous, let new):
         return "undid rating of \(name): \(BowTie.formatRating(new))/5 is back to "

@@ -24,15 +24,18 @@ enum Terminal {
   /// Foundation on Linux reports `en_001` whatever these say, so we read them ourselves;
   /// `C`, `POSIX` or nothing mean the POSIX locale ("Oct 14, 2026").
   static var locale: Locale {
+    Locale(identifier: localeIdentifier ?? "en_US_POSIX")
+  }
+
+  /// The locale's identifier from the environment, or nil for the POSIX locale.
+  static var localeIdentifier: String? {
     let setting = ["LC_ALL", "LC_TIME", "LANG"].lazy.compactMap(ProcessEnvironment.value)
       .first { !$0.isEmpty }
     // "de_DE.UTF-8@euro" → "de_DE"
     let identifier = setting?.split(separator: ".").first?.split(separator: "@").first
       .map(String.init)
-    guard let identifier, identifier != "C", identifier != "POSIX" else {
-      return Locale(identifier: "en_US_POSIX")
-    }
-    return Locale(identifier: identifier)
+    guard let identifier, identifier != "C", identifier != "POSIX" else { return nil }
+    return identifier
   }
 
   static func error(_ message: String) { writeError("bowties: \(message)\n") }
