@@ -50,6 +50,27 @@ struct FailureTests {
     #expect(try bowtie.sqlite("SELECT timesWorn FROM bowTie WHERE searchKey = 'R'") == "10\n")
   }
 
+  @Test("a truncated store: every command exits 74 with one line, the file untouched")
+  func truncatedStores() throws {
+    let bowtie = Bowtie()
+    defer { bowtie.remove() }
+    try bowtie("list")
+    let url = URL(fileURLWithPath: bowtie.store)
+    let whole = try Data(contentsOf: url)
+    // Inside the header, the first page alone, and half the file.
+    for length in [50, 4096, whole.count / 2] {
+      let cut = whole.prefix(length)
+      try cut.write(to: url)
+      for command in [["show", "R"], ["list"], ["wear", "R"], ["rate", "O", "1"]] {
+        let result = try bowtie.run(Bowtie.binary.path, command + ["--store", bowtie.store])
+        #expect(result.status == 74, "\(length) \(command): \(result)")
+        #expect(result.stderr.contains("damaged"), "\(length) \(command): \(result.stderr)")
+        #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+      }
+      #expect(try Data(contentsOf: url) == cut, "\(length)")
+    }
+  }
+
   @Test("a file of random bytes, a directory, a newer schema: exit 74, store untouched")
   func unusableStores() throws {
     let bowtie = Bowtie()
