@@ -135,12 +135,15 @@ struct XMLPlistReader {
           "entity references are not allowed (&\(name.map { String(cString: $0) } ?? "");)")
       }
       handler.serror = { user, error in
-        guard let error, error.pointee.level.rawValue >= XML_ERR_ERROR.rawValue else { return }
-        let message = error.pointee.message.map { String(cString: $0) } ?? "malformed XML"
-        Builder.from(user).pointee.fail(
-          message.trimmingCharacters(in: .whitespacesAndNewlines), line: Int(error.pointee.line))
+        Builder.from(user).pointee.fail(error, haltParser: true)
       }
       let started = withUnsafeMutablePointer(to: &self) { builder in
+        // Errors raised outside the parser (encoding errors, in the middle of converting
+        // the input) must not halt it: that frees the buffer being converted.
+        bowties_route_libxml2_errors(builder) { user, error in
+          Builder.from(user).pointee.fail(error, haltParser: false)
+        }
+        defer { bowties_restore_libxml2_errors() }
         guard let context = xmlCreatePushParserCtxt(&handler, builder, nil, 0, nil) else {
           return false
         }
@@ -186,11 +189,21 @@ struct XMLPlistReader {
 
     private var line: Int { context.map { Int(xmlSAX2GetLineNumber($0)) } ?? 0 }
 
-    mutating func fail(_ reason: String, line: Int? = nil) {
+    mutating func fail(_ reason: String, line: Int? = nil, haltParser: Bool = true) {
       guard !stopped else { return }
       failure = Failure(reason: "line \(line ?? self.line): \(reason)")
       stopped = true
-      if let context { xmlStopParser(context) }
+      if haltParser, let context { xmlStopParser(context) }
+    }
+
+    /// The first error libxml2 reports; warnings pass.
+    mutating func fail(_ error: xmlErrorPtr?, haltParser: Bool) {
+      guard let error, error.pointee.level.rawValue >= XML_ERR_ERROR.rawValue else { return }
+      let message = error.pointee.message.map { String(cString: $0) } ?? "malformed XML"
+      // An error raised outside the parser has no line: the parser's is where it was.
+      fail(
+        message.trimmingCharacters(in: .whitespacesAndNewlines),
+        line: error.pointee.line > 0 ? Int(error.pointee.line) : nil, haltParser: haltParser)
     }
 
     private var parentName: String {
