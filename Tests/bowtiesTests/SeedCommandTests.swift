@@ -144,9 +144,10 @@ struct SeedCommandTests {
   }
 
   /// Seen while fuzzing: libxml2 printed every error on stderr, with the line and a caret
-  /// under it (or, for encodings, several lines), before our own message.
+  /// under it (or, for encodings, several lines), before our own message; and CoreFoundation
+  /// logged a line of its own for an OpenStep text plist.
   @Test(
-    "malformed XML is reported in one line",
+    "malformed plists are reported in one line",
     arguments: [
       (
         Data(#"<?xml version="1.0"><plist><array/></plist>"#.utf8),
@@ -157,6 +158,7 @@ struct SeedCommandTests {
           + Data("</plist>".utf8),
         "line 1: input conversion failed due to input error, bytes 0xA2 0x01 0x1D 0xDB"
       ),
+      (Data(#"( { name = "Red Bow Tie" } "#.utf8), "neither XML nor a binary plist"),
     ])
   func malformedXMLInOneLine(content: Data, reason: String) throws {
     let bowtie = Bowtie()

@@ -113,22 +113,10 @@ public enum SeedFile {
       }
       return collector.entries
     case .plist:
-      // Neither XML nor binary: an OpenStep text plist, or no plist at all.
-      let root: Any
-      do {
-        root = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
-      } catch {
-        throw .invalidSeedFile(
-          source: source, reason: "not a property list (\(foundationReason(error)))")
-      }
-      guard let values = root as? [Any] else {
-        throw notAnArray(PlistValue(foundation: root), source: source)
-      }
-      // Converted an entry at a time, so the document is not held twice.
-      for (index, item) in values.enumerated() {
-        try collector.add(PlistValue(foundation: item), index: index)
-      }
-      return collector.entries
+      // Not PropertyListSerialization for what is left (OpenStep text plists, which the
+      // seed format never was): CoreFoundation logs its parse errors on stderr.
+      throw .invalidSeedFile(
+        source: source, reason: "not a property list (neither XML nor a binary plist)")
     }
   }
 
@@ -279,12 +267,6 @@ public enum SeedFile {
     }
   }
 
-  private static func foundationReason(_ error: any Error) -> String {
-    let nsError = error as NSError
-    if let debug = nsError.userInfo[NSDebugDescriptionErrorKey] as? String { return debug }
-    return nsError.localizedDescription
-  }
-
   /// Why `data` is not JSON. JSONDecoder says only "not valid JSON", and calls a number it
   /// cannot represent a type mismatch; JSONSerialization says where and what, so it is
   /// asked, only for a file already refused.
@@ -292,7 +274,9 @@ public enum SeedFile {
     do {
       _ = try JSONSerialization.jsonObject(with: data)
     } catch {
-      return foundationReason(error)
+      let nsError = error as NSError
+      if let debug = nsError.userInfo[NSDebugDescriptionErrorKey] as? String { return debug }
+      return nsError.localizedDescription
     }
     if case .dataCorrupted(let context) = error as? DecodingError {
       return context.debugDescription
@@ -446,10 +430,8 @@ private struct EntryReader {
 /// A property-list (or JSON) value, typed: what every reader hands the entry reader.
 ///
 /// The streaming XML reader, the binary reader (``init(_:)``) and JSONDecoder
-/// (``init(from:)``) build these directly, with no `Any` and no dynamic casts. Foundation,
-/// left only with OpenStep text plists, returns numbers as `NSNumber` and booleans as
-/// `Bool`, and lets an `NSNumber` cast to `Bool`; ``init(foundation:)`` looks at the
-/// concrete type, keeping `<integer>1</integer>` and `<true/>` apart.
+/// (``init(from:)``) build these directly, with no `Any` and no dynamic casts, so
+/// `<integer>1</integer>` and `<true/>` stay apart.
 indirect enum PlistValue {
   case bool(Bool), integer(Int64), real(Double), string(String), date(Date), data(Data)
   case array([PlistValue]), dictionary([String: PlistValue]), other(String)
@@ -466,41 +448,6 @@ indirect enum PlistValue {
     case .uid: self = .other("an object reference (UID)")
     case .array(let elements): self = .array(elements.map(PlistValue.init))
     case .dict(let fields): self = .dictionary(fields.mapValues(PlistValue.init))
-    }
-  }
-
-  /// Sorts a value Foundation's property-list or JSON parser returned.
-  init(foundation value: Any) {
-    // Exact types first: an NSNumber would also cast to Bool, Int and Double.
-    if type(of: value) == Bool.self, let flag = value as? Bool {
-      self = .bool(flag)
-    } else if type(of: value) == Int.self, let number = value as? Int {
-      self = .integer(Int64(number))
-    } else if type(of: value) == Int64.self, let number = value as? Int64 {
-      self = .integer(number)
-    } else if type(of: value) == Double.self, let number = value as? Double {
-      self = .real(number)
-    } else if let text = value as? String {
-      self = .string(text)
-    } else if let date = value as? Date {
-      self = .date(date)
-    } else if let data = value as? Data {
-      self = .data(data)
-    } else if let array = value as? [Any] {
-      self = .array(array.map(PlistValue.init(foundation:)))
-    } else if let dictionary = value as? [String: Any] {
-      self = .dictionary(dictionary.mapValues(PlistValue.init(foundation:)))
-    } else if let number = value as? NSNumber {
-      switch String(cString: number.objCType) {
-      case "c", "B": self = .bool(number.boolValue)
-      case "d", "f": self = .real(number.doubleValue)
-      case "Q" where number.uint64Value > UInt64(Int64.max): self = .other("an integer too large")
-      default: self = .integer(number.int64Value)
-      }
-    } else if value is NSNull {
-      self = .other("null")
-    } else {
-      self = .other("\(type(of: value))")
     }
   }
 

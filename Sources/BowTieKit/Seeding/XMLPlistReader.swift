@@ -29,6 +29,10 @@ struct XMLPlistReader {
 
   /// Whether `data` looks like an XML document (after white space and a byte-order mark).
   static func looksLikeXML(_ data: Data) -> Bool {
+    // UTF-16, by its byte-order mark or a "<" as its first character: libxml2 reads the
+    // encoding from these first bytes itself.
+    let utf16Starts: [[UInt8]] = [[0xFE, 0xFF], [0xFF, 0xFE], [0x00, 0x3C], [0x3C, 0x00]]
+    if utf16Starts.contains(where: data.starts(with:)) { return true }
     let first = data.prefix(64).first { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }
     return first == UInt8(ascii: "<")
   }
