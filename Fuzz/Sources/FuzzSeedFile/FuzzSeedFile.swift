@@ -1,6 +1,6 @@
-// Bytes as a seed file, parsed both as a property list (XML through libxml2's streaming
-// reader, binary through our strict reader, anything else through Foundation) and as
-// JSON, all the way to validated entries.
+// Bytes as a seed file, parsed both as a property list (XML through libxml2's SAX2
+// parser, binary through our strict reader, anything else refused) and as JSON (through
+// JSONDecoder), all the way to validated entries.
 //
 // Checks that only seed-file errors come out; that accepted entries are valid, numbered in
 // order, with no repeated id or key; that they seed (dry run, into an empty store in

@@ -354,6 +354,9 @@ struct XMLPlistReader {
         }
         return .date(date)
       case .data:
+        // Foundation's decoder refuses text that is only white space, though it skips the
+        // same white space around digits: what every writer puts in an empty <data>.
+        if text.allSatisfy(Self.isSpace) { return .data(Data()) }
         guard
           let data = Data(
             base64Encoded: String(decoding: text, as: UTF8.self), options: .ignoreUnknownCharacters)
