@@ -153,7 +153,7 @@ struct XMLPlistReader {
         }
         builder.pointee.context = context
         defer {
-          xmlFreeParserCtxt(context)
+          bowties_free_parser(context)
           builder.pointee.context = nil
         }
         xmlCtxtUseOptions(context, Int32(XML_PARSE_NONET.rawValue))
