@@ -114,4 +114,16 @@ struct XMLPlistReaderTests {
     #expect(try parse("<plist><array/></plist>").isEmpty)
     #expect(try parse("<array/>").isEmpty)
   }
+
+  /// Foundation read these before libxml2 took over the XML: UTF-16 must still reach it.
+  @Test("UTF-16 plists, with a byte-order mark or without, read as their UTF-8 twin")
+  func utf16() throws {
+    let xml = plist(tie).replacingOccurrences(of: "UTF-8", with: "UTF-16")
+    let expected = try parse(plist(tie)).map(\.tie)
+    for encoding in [String.Encoding.utf16, .utf16BigEndian, .utf16LittleEndian] {
+      let data = try #require(xml.data(using: encoding))
+      let entries = try SeedFile.parse(data, source: "x.plist", images: .embedded([:]))
+      #expect(entries.map(\.tie) == expected, "\(encoding)")
+    }
+  }
 }

@@ -77,6 +77,30 @@ struct MaintenanceCommandTests {
     #expect(fixed.status == 0 && fixed.stdout.hasSuffix("healthy\n"), "\(fixed)")
   }
 
+  /// Canonical forms became composed (NFC) after fuzzing found Hangul typed as jamo not
+  /// finding a tie stored precomposed: a store written before keeps jamo in its search
+  /// columns, which doctor finds and --repair recomputes.
+  @Test("a store with search columns from before NFC: doctor --repair makes Hangul findable")
+  func decomposedSearchColumns() throws {
+    let bowtie = Bowtie()
+    defer { bowtie.remove() }
+    let jamoName = "\u{1100}\u{1161}\u{1107}\u{1161}\u{11BC} Tie"  // 가방 Tie, decomposed
+    let jamoKey = "\u{1100}\u{1161}"  // 가, decomposed
+    try #require(try bowtie("add", "--name", jamoName, "--key", jamoKey).status == 0)
+    // What the folding wrote before: the jamo as they came, the name lowercased.
+    try bowtie.sqlite(
+      """
+      UPDATE bowTie SET canonicalKey = '\(jamoKey)', canonicalName = '\(jamoName.lowercased())'
+      WHERE searchKey = '\(jamoKey)';
+      """)
+    #expect(try bowtie("show", "\u{AC00}").status == 1)
+    let found = try bowtie("doctor")
+    #expect(found.status == 65 && found.stdout.contains("invalidRow  \(jamoName)"), "\(found)")
+    #expect(try bowtie("doctor", "--repair").status == 0)
+    #expect(try bowtie("show", "\u{AC00}").stdout.hasPrefix(jamoName))
+    #expect(try bowtie("show", "\u{AC00}\u{BC29}").stdout.hasPrefix(jamoName))
+  }
+
   @Test("doctor on a damaged, truncated or newer store reports it, exits 65, changes nothing")
   func doctorOnDamage() throws {
     let bowtie = Bowtie()

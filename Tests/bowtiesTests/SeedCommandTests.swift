@@ -108,6 +108,17 @@ struct SeedCommandTests {
     #expect(!FileManager.default.fileExists(atPath: bowtie.store))
   }
 
+  /// Found by fuzzing: PropertyListSerialization crashed the process on a binary plist
+  /// holding a set. This one is an array holding a set of 1.
+  static let binaryPlistWithSet: Data = {
+    let objects: [UInt8] = [0xA1, 0x01, 0xC1, 0x02, 0x10, 0x01]
+    let offsets: [UInt8] = [0x08, 0x0A, 0x0C]
+    let sizes: [UInt8] = [0, 0, 0, 0, 0, 0, 1, 1]
+    let counts: [UInt8] = [0, 0, 0, 0, 0, 0, 0, 3] + [0, 0, 0, 0, 0, 0, 0, 0]
+    let tableOffset: [UInt8] = [0, 0, 0, 0, 0, 0, 0, 14]
+    return Data("bplist00".utf8) + objects + offsets + sizes + counts + tableOffset
+  }()
+
   @Test(
     "hostile and broken input files",
     arguments: [
@@ -116,6 +127,10 @@ struct SeedCommandTests {
       (
         "dict.plist", Data("<plist><dict/></plist>".utf8), 65,
         "expected an array of tie dictionaries"
+      ),
+      (
+        "set.plist", binaryPlistWithSet, 65,
+        "set.plist: not a property list (malformed binary property list: unsupported marker 0xC1"
       ),
     ])
   func brokenFiles(name: String, content: Data, status: Int32, message: String) throws {
@@ -126,6 +141,33 @@ struct SeedCommandTests {
     let result = try bowtie("seed", name)
     #expect(result.status == status)
     #expect(result.stderr.contains(message), "\(result.stderr)")
+  }
+
+  /// Seen while fuzzing: libxml2 printed every error on stderr, with the line and a caret
+  /// under it (or, for encodings, several lines), before our own message; and CoreFoundation
+  /// logged a line of its own for an OpenStep text plist.
+  @Test(
+    "malformed plists are reported in one line",
+    arguments: [
+      (
+        Data(#"<?xml version="1.0"><plist><array/></plist>"#.utf8),
+        "line 1: Blank needed here"
+      ),
+      (
+        Data(#"<?xml version="1.0" encoding="EUC-JP"?><plist>"#.utf8) + [0xA2, 0x01, 0x1D, 0xDB]
+          + Data("</plist>".utf8),
+        "line 1: input conversion failed due to input error, bytes 0xA2 0x01 0x1D 0xDB"
+      ),
+      (Data(#"( { name = "Red Bow Tie" } "#.utf8), "neither XML nor a binary plist"),
+    ])
+  func malformedXMLInOneLine(content: Data, reason: String) throws {
+    let bowtie = Bowtie()
+    defer { bowtie.remove() }
+    try bowtie("list")
+    try content.write(to: bowtie.folder.appendingPathComponent("bad.plist"))
+    let result = try bowtie("seed", "bad.plist")
+    #expect(result.status == 65)
+    #expect(result.stderr == "bowties: bad.plist: not a property list (\(reason))\n")
   }
 
   @Test("a missing plist, a folder, or a missing image is an input error (66)")

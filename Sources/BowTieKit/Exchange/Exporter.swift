@@ -67,11 +67,10 @@ public struct Exporter: Sendable {
           var writer = BinaryPropertyListWriter()
           document = Data(writer.write(.array(entries.map(\.propertyListValue))))
         default:
-          // The Codable encoder, not PropertyListSerialization, whose writer refuses
-          // Swift values in a --static-swift-stdlib build ("objects of type 'Not A Type'").
-          let encoder = PropertyListEncoder()
-          encoder.outputFormat = .xml
-          document = try encoder.encode(entries)
+          // Our writer: PropertyListSerialization's refuses Swift values in a
+          // --static-swift-stdlib build ("objects of type 'Not A Type'"), and
+          // PropertyListEncoder writes dates before 1582 in the Julian calendar.
+          document = XMLPropertyListWriter.write(.array(entries.map(\.propertyListValue)))
         }
         return Output(document: document, images: images)
       } catch {

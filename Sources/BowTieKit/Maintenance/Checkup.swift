@@ -173,8 +173,12 @@ extension BowTieStore {
       }
       var needsFix = false
       let key = BowTie.canonicalKey(tie.searchKey)
-      if row["canonicalKey"] as String? != key
-        || row["canonicalName"] as String? != tie.canonicalName
+      // Byte for byte, as SQLite looks them up: Swift's == takes "가" as jamo and as one
+      // precomposed scalar to be equal, so it missed columns written before they were NFC.
+      let sameBytes = { (stored: String?, expected: String) in
+        stored.map { $0.utf8.elementsEqual(expected.utf8) } ?? false
+      }
+      if !sameBytes(row["canonicalKey"], key) || !sameBytes(row["canonicalName"], tie.canonicalName)
       {
         checkup.report(
           .invalidRow, subject, "its search columns do not match its name and key",

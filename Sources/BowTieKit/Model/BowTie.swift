@@ -71,7 +71,7 @@ public struct BowTie: Identifiable, Equatable, Sendable {
   /// The name folded for look-ups, so "cafe" finds "Café Bow Tie". Derived, never set.
   public var canonicalName: String { Self.canonicalize(name) }
 
-  /// Folds case, diacritics and width, and collapses runs of white space.
+  /// Folds case, diacritics and width, composes (NFC), and collapses runs of white space.
   public static func canonicalize(_ text: String) -> String {
     // Printable ASCII words between single spaces, most names and every key, need only
     // lowercasing: a fast path that seeding a large plist feels.
@@ -89,6 +89,10 @@ public struct BowTie: Identifiable, Equatable, Sendable {
     return text.folding(
       options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil
     )
+    // Folding leaves Hangul as it came, precomposed (가) or as jamo (as macOS file names
+    // hold it), and SQLite compares bytes: composed, the two are one key and one name, as
+    // they already are to Swift's == (and so to the seed parser's check for repeated keys).
+    .precomposedStringWithCanonicalMapping
     .split(whereSeparator: \.isWhitespace)
     .joined(separator: " ")
   }
@@ -125,6 +129,11 @@ extension BowTie {
     if timesWorn < 0 {
       return ValidationFailure(attribute: "timesWorn", reason: "\(timesWorn) is negative")
     }
+    // A NaN date (a binary plist can hold one) is inside every range, since Date's <= holds
+    // both ways; stored, it trapped in the conversion to text.
+    if let lastWorn, lastWorn.timeIntervalSinceReferenceDate.isNaN {
+      return ValidationFailure(attribute: "lastWorn", reason: "is not a date (NaN)")
+    }
     if let lastWorn, !Self.lastWornRange.contains(lastWorn) {
       return ValidationFailure(attribute: "lastWorn", reason: "is outside the years 1 to 9999")
     }
@@ -152,7 +161,16 @@ extension BowTie {
     if name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
       return "contains control characters"
     }
+    if let scalar = firstNoncharacter(name) { return "contains the noncharacter \(scalar)" }
     return nil
+  }
+
+  /// Noncharacters (U+FFFE, U+FFFF, U+FDD0…) are not text to interchange: XML cannot hold
+  /// U+FFFE or U+FFFF at all, so a tie named with one exported to a plist nothing could read.
+  private static func firstNoncharacter(_ text: String) -> String? {
+    text.unicodeScalars.first(where: \.properties.isNoncharacterCodePoint).map {
+      "U+" + String($0.value, radix: 16, uppercase: true)
+    }
   }
 
   static func searchKeyProblem(_ key: String) -> String? {
@@ -174,6 +192,7 @@ extension BowTie {
     if key.contains(where: { $0.isWhitespace || $0.unicodeScalars.contains { $0.value < 0x20 } }) {
       return "'\(key)' contains white space or control characters"
     }
+    if let scalar = firstNoncharacter(key) { return "'\(key)' contains the noncharacter \(scalar)" }
     return nil
   }
 

@@ -60,8 +60,8 @@ public enum SeedFile {
   ) throws(BowTieError) -> [SeedEntry] {
     guard !data.isEmpty else { throw .invalidSeedFile(source: source, reason: "the file is empty") }
     var collector = Collector(images: images)
-    // XML plists stream through libxml2, an entry at a time; binary plists and JSON,
-    // compact already, go through Foundation.
+    // XML plists stream through libxml2, an entry at a time; binary plists, compact
+    // already, go through our strict reader, and JSON through JSONDecoder.
     if format == .plist && XMLPlistReader.looksLikeXML(data) {
       let root: XMLPlistReader.Root
       do {
@@ -77,26 +77,47 @@ public enum SeedFile {
       if case .other(let value) = root { throw notAnArray(value, source: source) }
       return collector.entries
     }
-    let root: Any
-    do {
-      switch format {
-      case .plist:
-        root = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
-      case .json:
-        root = try JSONSerialization.jsonObject(with: data)
+    switch format {
+    case .json:
+      // Not JSONSerialization: on Linux it reads some numbers one unit in the last place
+      // off (1.0000000000000002 as 1.0), so an export did not read back as written.
+      let root: JSONRoot
+      do {
+        root = try JSONDecoder().decode(JSONRoot.self, from: data)
+      } catch {
+        throw .invalidSeedFile(source: source, reason: "not JSON (\(jsonReason(error, data)))")
       }
-    } catch {
-      let kind = format == .json ? "JSON" : "a property list"
-      throw .invalidSeedFile(source: source, reason: "not \(kind) (\(plistReason(error)))")
+      switch root {
+      case .array(let values):
+        for (index, item) in values.enumerated() {
+          try collector.add(item, index: index)
+        }
+        return collector.entries
+      case .other(let value):
+        throw notAnArray(value, source: source)
+      }
+    case .plist where data.starts(with: "bplist".utf8):
+      // Not PropertyListSerialization: on Linux it crashes on a binary plist holding a
+      // set, as a 49-byte file can.
+      let root: PropertyListValue
+      do {
+        root = try BinaryPropertyList.read([UInt8](data), limits: .seedFile(byteCount: data.count))
+      } catch {
+        throw .invalidSeedFile(source: source, reason: "not a property list (\(error.description))")
+      }
+      guard case .array(let values) = root else {
+        throw notAnArray(PlistValue(root), source: source)
+      }
+      for (index, item) in values.enumerated() {
+        try collector.add(PlistValue(item), index: index)
+      }
+      return collector.entries
+    case .plist:
+      // Not PropertyListSerialization for what is left (OpenStep text plists, which the
+      // seed format never was): CoreFoundation logs its parse errors on stderr.
+      throw .invalidSeedFile(
+        source: source, reason: "not a property list (neither XML nor a binary plist)")
     }
-    // Converted an entry at a time, so the document is not held twice.
-    guard let items = root as? [Any] else {
-      throw notAnArray(PlistValue(foundation: root), source: source)
-    }
-    for (index, item) in items.enumerated() {
-      try collector.add(PlistValue(foundation: item), index: index)
-    }
-    return collector.entries
   }
 
   private static func notAnArray(_ root: PlistValue, source: String) -> BowTieError {
@@ -246,10 +267,21 @@ public enum SeedFile {
     }
   }
 
-  private static func plistReason(_ error: any Error) -> String {
-    let nsError = error as NSError
-    if let debug = nsError.userInfo[NSDebugDescriptionErrorKey] as? String { return debug }
-    return nsError.localizedDescription
+  /// Why `data` is not JSON. JSONDecoder says only "not valid JSON", and calls a number it
+  /// cannot represent a type mismatch; JSONSerialization says where and what, so it is
+  /// asked, only for a file already refused.
+  private static func jsonReason(_ error: any Error, _ data: Data) -> String {
+    do {
+      _ = try JSONSerialization.jsonObject(with: data)
+    } catch {
+      let nsError = error as NSError
+      if let debug = nsError.userInfo[NSDebugDescriptionErrorKey] as? String { return debug }
+      return nsError.localizedDescription
+    }
+    if case .dataCorrupted(let context) = error as? DecodingError {
+      return context.debugDescription
+    }
+    return "\(error)"
   }
 }
 
@@ -289,7 +321,9 @@ private struct EntryReader {
   func rating() throws(BowTieError) -> Double {
     guard let raw = fields["rating"] else { throw failure("rating", "is missing") }
     switch raw {
-    case .real(let value): return value
+    // -0 (a plist can hold it) as 0: JSON writes it "-0", which reads back as the integer
+    // 0, so an exported rating of -0 changed when seeded again.
+    case .real(let value): return value == 0 ? 0 : value
     case .integer(let value): return Double(value)
     case let other: throw failure("rating", "must be a number, found \(other.kind)")
     }
@@ -393,48 +427,27 @@ private struct EntryReader {
   }
 }
 
-/// A property-list (or JSON) value, typed: what both readers hand the entry reader.
+/// A property-list (or JSON) value, typed: what every reader hands the entry reader.
 ///
-/// Foundation returns numbers as `NSNumber` and booleans as `Bool`, and lets an
-/// `NSNumber` cast to `Bool`; ``init(foundation:)`` looks at the concrete type, keeping
-/// `<integer>1</integer>` and `<true/>` apart. The streaming XML reader builds these
-/// directly, with no `Any` and no dynamic casts.
+/// The streaming XML reader, the binary reader (``init(_:)``) and JSONDecoder
+/// (``init(from:)``) build these directly, with no `Any` and no dynamic casts, so
+/// `<integer>1</integer>` and `<true/>` stay apart.
 indirect enum PlistValue {
   case bool(Bool), integer(Int64), real(Double), string(String), date(Date), data(Data)
   case array([PlistValue]), dictionary([String: PlistValue]), other(String)
 
-  /// Sorts a value Foundation's property-list or JSON parser returned.
-  init(foundation value: Any) {
-    // Exact types first: an NSNumber would also cast to Bool, Int and Double.
-    if type(of: value) == Bool.self, let flag = value as? Bool {
-      self = .bool(flag)
-    } else if type(of: value) == Int.self, let number = value as? Int {
-      self = .integer(Int64(number))
-    } else if type(of: value) == Int64.self, let number = value as? Int64 {
-      self = .integer(number)
-    } else if type(of: value) == Double.self, let number = value as? Double {
-      self = .real(number)
-    } else if let text = value as? String {
-      self = .string(text)
-    } else if let date = value as? Date {
-      self = .date(date)
-    } else if let data = value as? Data {
-      self = .data(data)
-    } else if let array = value as? [Any] {
-      self = .array(array.map(PlistValue.init(foundation:)))
-    } else if let dictionary = value as? [String: Any] {
-      self = .dictionary(dictionary.mapValues(PlistValue.init(foundation:)))
-    } else if let number = value as? NSNumber {
-      switch String(cString: number.objCType) {
-      case "c", "B": self = .bool(number.boolValue)
-      case "d", "f": self = .real(number.doubleValue)
-      case "Q" where number.uint64Value > UInt64(Int64.max): self = .other("an integer too large")
-      default: self = .integer(number.int64Value)
-      }
-    } else if value is NSNull {
-      self = .other("null")
-    } else {
-      self = .other("\(type(of: value))")
+  /// Sorts a value our binary property-list reader returned.
+  init(_ value: PropertyListValue) {
+    switch value {
+    case .bool(let flag): self = .bool(flag)
+    case .int(let number): self = .integer(number)
+    case .real(let number): self = .real(number)
+    case .string(let text): self = .string(text)
+    case .data(let bytes): self = .data(Data(bytes))
+    case .date(let seconds): self = .date(Date(timeIntervalSinceReferenceDate: seconds))
+    case .uid: self = .other("an object reference (UID)")
+    case .array(let elements): self = .array(elements.map(PlistValue.init))
+    case .dict(let fields): self = .dictionary(fields.mapValues(PlistValue.init))
     }
   }
 
@@ -450,6 +463,94 @@ indirect enum PlistValue {
     case .array: return "an array"
     case .dictionary: return "a dictionary"
     case .other(let description): return description
+    }
+  }
+}
+
+// MARK: - JSON
+
+/// A JSON seed file's root: the items of its array, or the value found instead.
+private enum JSONRoot: Decodable {
+  case array([PlistValue])
+  case other(PlistValue)
+
+  init(from decoder: any Decoder) throws {
+    guard var container = try? decoder.unkeyedContainer() else {
+      self = .other(try PlistValue(from: decoder))
+      return
+    }
+    var items: [PlistValue] = []
+    items.reserveCapacity(container.count ?? 0)
+    while !container.isAtEnd {
+      // Entries are dictionaries: tried as one first, since every miss throws an error.
+      if let entry = try? container.decode(JSONDictionary.self) {
+        items.append(.dictionary(entry.fields))
+      } else {
+        items.append(try container.decode(PlistValue.self))
+      }
+    }
+    self = .array(items)
+  }
+}
+
+/// A JSON object, each value tried first as the type its key holds in a seed entry.
+///
+/// Decodable can only ask "is it a String?", "is it a Bool?"… and each "no" is a thrown
+/// error: asked in the usual order, a tie's values cost a dozen of them, which made
+/// JSONDecoder slower than JSONSerialization.
+private struct JSONDictionary: Decodable {
+  var fields: [String: PlistValue]
+
+  private struct Key: CodingKey {
+    var stringValue: String
+    var intValue: Int? { nil }
+    init(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
+  }
+
+  init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: Key.self)
+    let keys = container.allKeys
+    fields = .init(minimumCapacity: keys.count)
+    for key in keys {
+      let expected: PlistValue?
+      switch key.stringValue {
+      case "rating":
+        expected = (try? container.decode(Double.self, forKey: key)).map(PlistValue.real)
+      case "timesWorn", "red", "green", "blue":
+        expected = (try? container.decode(Int64.self, forKey: key)).map(PlistValue.integer)
+      case "isFavorite":
+        expected = (try? container.decode(Bool.self, forKey: key)).map(PlistValue.bool)
+      case "tintColor":
+        expected = (try? container.decode(JSONDictionary.self, forKey: key)).map {
+          PlistValue.dictionary($0.fields)
+        }
+      default: expected = (try? container.decode(String.self, forKey: key)).map(PlistValue.string)
+      }
+      fields[key.stringValue] = try expected ?? container.decode(PlistValue.self, forKey: key)
+    }
+  }
+}
+
+extension PlistValue: Decodable {
+  /// Any JSON value. Integers stay integers (`Int64` is tried before `Double`); `null` is
+  /// ``other(_:)``, which the entry reader refuses by name.
+  init(from decoder: any Decoder) throws {
+    let container = try decoder.singleValueContainer()
+    if container.decodeNil() {
+      self = .other("null")
+    } else if let text = try? container.decode(String.self) {
+      self = .string(text)
+    } else if let flag = try? container.decode(Bool.self) {
+      self = .bool(flag)
+    } else if let number = try? container.decode(Int64.self) {
+      self = .integer(number)
+    } else if let number = try? container.decode(Double.self) {
+      self = .real(number)
+    } else if let items = try? container.decode([PlistValue].self) {
+      self = .array(items)
+    } else {
+      self = .dictionary(try container.decode(JSONDictionary.self).fields)
     }
   }
 }

@@ -29,6 +29,10 @@ struct XMLPlistReader {
 
   /// Whether `data` looks like an XML document (after white space and a byte-order mark).
   static func looksLikeXML(_ data: Data) -> Bool {
+    // UTF-16, by its byte-order mark or a "<" as its first character: libxml2 reads the
+    // encoding from these first bytes itself.
+    let utf16Starts: [[UInt8]] = [[0xFE, 0xFF], [0xFF, 0xFE], [0x00, 0x3C], [0x3C, 0x00]]
+    if utf16Starts.contains(where: data.starts(with:)) { return true }
     let first = data.prefix(64).first { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }
     return first == UInt8(ascii: "<")
   }
@@ -135,18 +139,21 @@ struct XMLPlistReader {
           "entity references are not allowed (&\(name.map { String(cString: $0) } ?? "");)")
       }
       handler.serror = { user, error in
-        guard let error, error.pointee.level.rawValue >= XML_ERR_ERROR.rawValue else { return }
-        let message = error.pointee.message.map { String(cString: $0) } ?? "malformed XML"
-        Builder.from(user).pointee.fail(
-          message.trimmingCharacters(in: .whitespacesAndNewlines), line: Int(error.pointee.line))
+        Builder.from(user).pointee.fail(error, haltParser: true)
       }
       let started = withUnsafeMutablePointer(to: &self) { builder in
+        // Errors raised outside the parser (encoding errors, in the middle of converting
+        // the input) must not halt it: that frees the buffer being converted.
+        bowties_route_libxml2_errors(builder) { user, error in
+          Builder.from(user).pointee.fail(error, haltParser: false)
+        }
+        defer { bowties_restore_libxml2_errors() }
         guard let context = xmlCreatePushParserCtxt(&handler, builder, nil, 0, nil) else {
           return false
         }
         builder.pointee.context = context
         defer {
-          xmlFreeParserCtxt(context)
+          bowties_free_parser(context)
           builder.pointee.context = nil
         }
         xmlCtxtUseOptions(context, Int32(XML_PARSE_NONET.rawValue))
@@ -186,11 +193,21 @@ struct XMLPlistReader {
 
     private var line: Int { context.map { Int(xmlSAX2GetLineNumber($0)) } ?? 0 }
 
-    mutating func fail(_ reason: String, line: Int? = nil) {
+    mutating func fail(_ reason: String, line: Int? = nil, haltParser: Bool = true) {
       guard !stopped else { return }
       failure = Failure(reason: "line \(line ?? self.line): \(reason)")
       stopped = true
-      if let context { xmlStopParser(context) }
+      if haltParser, let context { xmlStopParser(context) }
+    }
+
+    /// The first error libxml2 reports; warnings pass.
+    mutating func fail(_ error: xmlErrorPtr?, haltParser: Bool) {
+      guard let error, error.pointee.level.rawValue >= XML_ERR_ERROR.rawValue else { return }
+      let message = error.pointee.message.map { String(cString: $0) } ?? "malformed XML"
+      // An error raised outside the parser has no line: the parser's is where it was.
+      fail(
+        message.trimmingCharacters(in: .whitespacesAndNewlines),
+        line: error.pointee.line > 0 ? Int(error.pointee.line) : nil, haltParser: haltParser)
     }
 
     private var parentName: String {
@@ -337,6 +354,9 @@ struct XMLPlistReader {
         }
         return .date(date)
       case .data:
+        // Foundation's decoder refuses text that is only white space, though it skips the
+        // same white space around digits: what every writer puts in an empty <data>.
+        if text.allSatisfy(Self.isSpace) { return .data(Data()) }
         guard
           let data = Data(
             base64Encoded: String(decoding: text, as: UTF8.self), options: .ignoreUnknownCharacters)

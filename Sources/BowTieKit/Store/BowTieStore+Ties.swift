@@ -62,7 +62,9 @@ extension BowTieStore {
 
   static func resolve(_ query: String, in db: Database) throws -> BowTie {
     let trimmed = query.trimmingCharacters(in: .whitespaces)
-    guard !trimmed.isEmpty else { throw BowTieError.noSuchTie(query) }
+    // GRDB binds text as a C string, so SQLite would see the query only up to a NUL ("B\0x"
+    // found B). No key or name holds one: validation refuses control characters.
+    guard !trimmed.isEmpty, !trimmed.utf8.contains(0) else { throw BowTieError.noSuchTie(query) }
     let canonical = BowTie.canonicalize(trimmed)
     // The common case, a search key, in plain SQL on its unique index: building this
     // query with GRDB's query interface cost more than running it (callgrind, `show`).
@@ -71,7 +73,9 @@ extension BowTieStore {
     {
       return tie
     }
-    if let id = UUID(uuidString: trimmed),
+    // Not UUID(uuidString:): on Linux its sscanf reads "…-80+0-…" as "…-8000-…" and stops
+    // at a NUL, so text that is no id found a tie.
+    if let id = UUID(text: trimmed),
       let tie = try BowTie.filter(key: id.uuidString).fetchOne(db)
     {
       return tie

@@ -1,15 +1,17 @@
-/// A value of the binary property list (`bplist00`) subset that keyed archives use.
+/// A value of the binary property list (`bplist00`) subset that keyed archives and seed
+/// files use.
 ///
-/// Dates, sets, nulls and fill bytes are deliberately absent: `NSKeyedArchiver` never writes
-/// them for the objects we archive, so the reader refuses them instead of carrying dead code.
+/// Sets, nulls and fill bytes are deliberately absent: neither `NSKeyedArchiver` nor a seed
+/// file's writer uses them for what we read, so the reader refuses them instead of carrying
+/// dead code.
 enum PropertyListValue: Equatable, Sendable {
   case bool(Bool)
   case int(Int64)
   case real(Double)
   case string(String)
   case data([UInt8])
-  /// Seconds since 2001-01-01 UTC. Written for exports; keyed archives never hold one,
-  /// so the reader refuses the marker.
+  /// Seconds since 2001-01-01 UTC. Keyed archives never hold one, so the reader takes the
+  /// marker only where ``PropertyListLimits/allowsDates`` says so (seed files).
   case date(Double)
   /// A `CF$UID`: an index into a keyed archive's `$objects` array.
   case uid(UInt32)
@@ -19,6 +21,14 @@ enum PropertyListValue: Equatable, Sendable {
 
 /// Bounds that keep a hostile property list from costing more than a legitimate archive.
 struct PropertyListLimits: Sendable {
+  /// For a seed file of `byteCount` bytes: dates, and budgets that grow with the file.
+  /// Every object takes at least one byte of the file, and so does every value read
+  /// unless a shared container is expanded twice: no plist writer's file comes near them.
+  static func seedFile(byteCount: Int) -> PropertyListLimits {
+    PropertyListLimits(
+      maxObjects: max(4096, byteCount), maxValues: max(16_384, byteCount), allowsDates: true)
+  }
+
   /// Most objects the offset table may declare.
   var maxObjects = 4096
   /// Deepest container nesting accepted (a keyed archive needs about four levels).
@@ -27,6 +37,8 @@ struct PropertyListLimits: Sendable {
   /// without this budget a few hundred bytes of nested shared arrays could expand to
   /// billions of values.
   var maxValues = 16_384
+  /// Whether date objects are read (seed files) or refused (keyed archives).
+  var allowsDates = false
 }
 
 /// The fixed parts of the format, shared by the reader and the writer.
@@ -133,6 +145,8 @@ private struct BinaryPropertyListReader {
     case 0x0 where marker == 0x09: return .bool(true)
     case 0x1: return .int(try readInteger(sizeExponent: low, at: cursor))
     case 0x2: return .real(try readReal(sizeExponent: low, at: cursor))
+    case 0x3 where marker == 0x33 && limits.allowsDates:
+      return .date(try readReal(sizeExponent: 3, at: cursor))
     case 0x4:
       let count = try readCount(low, cursor: &cursor)
       return .data(Array(bytes[try span(from: cursor, length: count)]))

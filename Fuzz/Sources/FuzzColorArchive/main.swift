@@ -1,0 +1,4 @@
+import FuzzSupport
+
+_ = registeredTransformer
+runLibFuzzer(check)

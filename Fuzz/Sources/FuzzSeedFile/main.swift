@@ -1,0 +1,9 @@
+import BowTieKit
+import FuzzSupport
+
+_ = emptyStore
+runLibFuzzer { data in
+  for format in SeedFile.Format.allCases {
+    check(data, as: format)
+  }
+}

@@ -1,0 +1,95 @@
+import Foundation
+
+/// Writes a ``PropertyListValue`` as an XML property list, laid out as Foundation's
+/// `PropertyListEncoder` lays it out (tabs, keys sorted, reals in C's shortest `%g` form,
+/// base64 in lines of 60), but with dates in the proleptic Gregorian calendar.
+///
+/// On Linux, `PropertyListEncoder` writes a date before 1582-10-15 in the Julian calendar
+/// (1013-11-21 becomes `1013-11-15`), while ISO 8601, CoreFoundation's reader, Python's
+/// `plistlib` and our own reader take the text as Gregorian: a seeded date came back days
+/// off from its export.
+enum XMLPropertyListWriter {
+  static func write(_ value: PropertyListValue) -> Data {
+    var text = """
+      <?xml version="1.0" encoding="UTF-8"?>
+      <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+      <plist version="1.0">
+
+      """
+    append(value, indent: "", to: &text)
+    text += "</plist>\n"
+    return Data(text.utf8)
+  }
+
+  private static func append(_ value: PropertyListValue, indent: String, to text: inout String) {
+    switch value {
+    case .bool(let flag):
+      text += indent + (flag ? "<true/>\n" : "<false/>\n")
+    case .int(let number):
+      text += "\(indent)<integer>\(number)</integer>\n"
+    case .real(let number):
+      text += "\(indent)<real>\(shortest(number))</real>\n"
+    case .string(let string):
+      text += "\(indent)<string>\(escaped(string))</string>\n"
+    case .date(let seconds):
+      let date = Date(timeIntervalSinceReferenceDate: seconds)
+      text += "\(indent)<date>\(ISO8601.formatUTC(date))</date>\n"
+    case .data(let bytes):
+      text += "\(indent)<data>\n"
+      let base64 = Array(Data(bytes).base64EncodedString().utf8)
+      for start in stride(from: 0, to: base64.count, by: 60) {
+        let line = base64[start..<min(start + 60, base64.count)]
+        text += indent + String(decoding: line, as: UTF8.self) + "\n"
+      }
+      text += "\(indent)</data>\n"
+    case .uid(let uid):
+      append(.dict(["CF$UID": .int(Int64(uid))]), indent: indent, to: &text)
+    case .array(let elements):
+      guard !elements.isEmpty else {
+        text += "\(indent)<array/>\n"
+        return
+      }
+      text += "\(indent)<array>\n"
+      for element in elements { append(element, indent: indent + "\t", to: &text) }
+      text += "\(indent)</array>\n"
+    case .dict(let dict):
+      guard !dict.isEmpty else {
+        text += "\(indent)<dict/>\n"
+        return
+      }
+      text += "\(indent)<dict>\n"
+      for key in dict.keys.sorted() {
+        text += "\(indent)\t<key>\(escaped(key))</key>\n"
+        if let element = dict[key] { append(element, indent: indent + "\t", to: &text) }
+      }
+      text += "\(indent)</dict>\n"
+    }
+  }
+
+  /// By scalar, not by Character: "<" followed by a combining mark is one Character, which
+  /// is not equal to "<" but is markup all the same.
+  private static func escaped(_ string: String) -> String {
+    guard string.utf8.contains(where: { $0 == 0x26 || $0 == 0x3C || $0 == 0x3E }) else {
+      return string
+    }
+    var escaped = ""
+    for scalar in string.unicodeScalars {
+      switch scalar {
+      case "&": escaped += "&amp;"
+      case "<": escaped += "&lt;"
+      case ">": escaped += "&gt;"
+      default: escaped.unicodeScalars.append(scalar)
+      }
+    }
+    return escaped
+  }
+
+  /// The fewest significant digits that read back as `number`: "4.5", "0", "1e-07".
+  private static func shortest(_ number: Double) -> String {
+    for precision in 1...17 {
+      let text = String(format: "%.*g", precision, number)
+      if Double(text) == number { return text }
+    }
+    return String(format: "%.17g", number)
+  }
+}
