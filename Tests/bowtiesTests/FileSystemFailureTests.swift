@@ -45,32 +45,63 @@ struct FileSystemFailureTests {
     "a read-only file system: show, list and doctor work, writes exit 74",
     .enabled(if: ScratchMount.available))
   func readOnlyFileSystem() throws {
-    let bowtie = Bowtie()
-    let mount = try ScratchMount(over: bowtie.folder, size: "2m")
-    defer {
-      mount.unmount()
-      bowtie.remove()
-    }
-    try bowtie("show", "R")
-    let before = try Data(contentsOf: URL(fileURLWithPath: bowtie.store))
-    try mount.makeReadOnly()
+    try withMountedStore { bowtie, mount, before in
+      try mount.makeReadOnly()
 
-    let show = try bowtie("show", "R", "--image", "never")
-    #expect(show.status == 0 && show.stdout.contains("Red Bow Tie"), "\(show)")
-    #expect(try bowtie("list", "--json").status == 0)
-    let doctor = try bowtie("doctor")
-    #expect(doctor.status == 0 && doctor.stdout.contains("healthy"), "\(doctor)")
-    let wear = try bowtie("wear", "R")
-    #expect(wear.status == 74 && wear.stderr.contains("cannot write the store"), "\(wear)")
-    let seed = try bowtie("seed", "--replace")
-    #expect(seed.status == 74, "\(seed)")
-    #expect(try Data(contentsOf: URL(fileURLWithPath: bowtie.store)) == before)
+      let show = try bowtie("show", "R", "--image", "never")
+      #expect(show.status == 0 && show.stdout.contains("Red Bow Tie"), "\(show)")
+      #expect(try bowtie("list", "--json").status == 0)
+      let doctor = try bowtie("doctor")
+      #expect(doctor.status == 0 && doctor.stdout.contains("healthy"), "\(doctor)")
+      let wear = try bowtie("wear", "R")
+      #expect(wear.status == 74 && wear.stderr.contains("cannot write the store"), "\(wear)")
+      let seed = try bowtie("seed", "--replace")
+      #expect(seed.status == 74, "\(seed)")
+      #expect(try Data(contentsOf: URL(fileURLWithPath: bowtie.store)) == before)
+    }
   }
 
   @Test(
     "a full disk: a large seed exits 74 and leaves the store and folder as they were",
     .enabled(if: ScratchMount.available))
   func fullDisk() throws {
+    try withMountedStore { bowtie, _, before in
+      let entries = (0..<20_000).map { index -> [String: Any] in
+        [
+          "name": "Tie \(index)", "searchKey": "K\(index)", "rating": 3,
+          "tintColor": ["red": index % 256, "green": 20, "blue": 10],
+          "url": "https://example.com/ties/\(index)",
+        ]
+      }
+      // The seed file lives outside the small file system.
+      let file = URL(fileURLWithPath: NSTemporaryDirectory())
+        .appendingPathComponent("bowties-full-disk-\(UUID().uuidString).json")
+      try JSONSerialization.data(withJSONObject: entries).write(to: file)
+      defer { try? FileManager.default.removeItem(at: file) }
+      let listing = try FileManager.default.contentsOfDirectory(atPath: bowtie.folder.path).sorted()
+
+      let seed = try bowtie("seed", file.path)
+      #expect(seed.status == 74, "\(seed)")
+      #expect(seed.stderr.contains("disk is full"), "\(seed.stderr)")
+      #expect(try Data(contentsOf: URL(fileURLWithPath: bowtie.store)) == before)
+      #expect(try bowtie.sqlite("PRAGMA integrity_check") == "ok\n")
+
+      // A new store on the full disk: its half-built file is removed too.
+      let other = bowtie.folder.appendingPathComponent("Other.sqlite").path
+      let create = try bowtie("seed", file.path, "--store", other, withStore: false)
+      #expect(create.status == 74, "\(create)")
+      #expect(
+        try FileManager.default.contentsOfDirectory(atPath: bowtie.folder.path).sorted() == listing)
+
+      // The store still takes a write once there is room for it.
+      let wear = try bowtie("wear", "R")
+      #expect(wear.status == 0, "\(wear)")
+    }
+  }
+
+  /// Runs `body` on a store of the sample ties on a 2 MB tmpfs mounted over the test's
+  /// folder, with the store's bytes as they were before `body` ran.
+  private func withMountedStore(_ body: (Bowtie, ScratchMount, Data) throws -> Void) throws {
     let bowtie = Bowtie()
     let mount = try ScratchMount(over: bowtie.folder, size: "2m")
     defer {
@@ -78,37 +109,7 @@ struct FileSystemFailureTests {
       bowtie.remove()
     }
     try bowtie("show", "R")
-    let before = try Data(contentsOf: URL(fileURLWithPath: bowtie.store))
-    let entries = (0..<20_000).map { index -> [String: Any] in
-      [
-        "name": "Tie \(index)", "searchKey": "K\(index)", "rating": 3,
-        "tintColor": ["red": index % 256, "green": 20, "blue": 10],
-        "url": "https://example.com/ties/\(index)",
-      ]
-    }
-    // The seed file lives outside the small file system.
-    let file = URL(fileURLWithPath: NSTemporaryDirectory())
-      .appendingPathComponent("bowties-full-disk-\(UUID().uuidString).json")
-    try JSONSerialization.data(withJSONObject: entries).write(to: file)
-    defer { try? FileManager.default.removeItem(at: file) }
-    let listing = try FileManager.default.contentsOfDirectory(atPath: bowtie.folder.path).sorted()
-
-    let seed = try bowtie("seed", file.path)
-    #expect(seed.status == 74, "\(seed)")
-    #expect(seed.stderr.contains("disk is full"), "\(seed.stderr)")
-    #expect(try Data(contentsOf: URL(fileURLWithPath: bowtie.store)) == before)
-    #expect(try bowtie.sqlite("PRAGMA integrity_check") == "ok\n")
-
-    // A new store on the full disk: its half-built file is removed too.
-    let other = bowtie.folder.appendingPathComponent("Other.sqlite").path
-    let create = try bowtie("seed", file.path, "--store", other, withStore: false)
-    #expect(create.status == 74, "\(create)")
-    #expect(
-      try FileManager.default.contentsOfDirectory(atPath: bowtie.folder.path).sorted() == listing)
-
-    // The store still takes a write once there is room for it.
-    let wear = try bowtie("wear", "R")
-    #expect(wear.status == 0, "\(wear)")
+    try body(bowtie, mount, try Data(contentsOf: URL(fileURLWithPath: bowtie.store)))
   }
 }
 

@@ -232,27 +232,23 @@ public struct BowTieStore: Sendable {
   /// once, and a cache big enough that a large seed's index pages are not read back.
   /// The file is switched to WAL before it is linked into place.
   private static func buildingConfiguration(busyTimeout: TimeInterval) -> Configuration {
-    var config = Configuration()
-    config.busyMode = .timeout(busyTimeout)
-    config.label = "BowTies"
-    config.prepareDatabase { db in
-      try db.execute(
-        sql: "PRAGMA journal_mode = MEMORY; PRAGMA synchronous = OFF; PRAGMA cache_size = -65536")
-    }
-    return config
+    configuration(
+      busyTimeout: busyTimeout,
+      pragmas: "PRAGMA journal_mode = MEMORY; PRAGMA synchronous = OFF; PRAGMA cache_size = -65536")
   }
 
-  private static func configuration(busyTimeout: TimeInterval) -> Configuration {
+  // Not GRDB's `.wal`: it writes a table into the log whenever the log file is missing,
+  // which it is after every last close, so each `show` paid for a write transaction and
+  // its fsyncs, and waited for the write lock. The pragma only reads the header when the
+  // file is in WAL mode already.
+  private static func configuration(
+    busyTimeout: TimeInterval,
+    pragmas: String = "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL"
+  ) -> Configuration {
     var config = Configuration()
     config.busyMode = .timeout(busyTimeout)
     config.label = "BowTies"
-    // Not GRDB's `.wal`: it writes a table into the log whenever the log file is
-    // missing, which it is after every last close, so each `show` paid for a write
-    // transaction and its fsyncs, and waited for the write lock. The pragma only reads
-    // the header when the file is in WAL mode already.
-    config.prepareDatabase { db in
-      try db.execute(sql: "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL")
-    }
+    config.prepareDatabase { db in try db.execute(sql: pragmas) }
     return config
   }
 
