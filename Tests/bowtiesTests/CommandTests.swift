@@ -1,3 +1,4 @@
+import BowTieKit
 import Foundation
 import Testing
 
@@ -59,6 +60,29 @@ struct CommandTests {
     #expect((object["photoBytes"] as? Int ?? 0) > 1000)
     let indigo = try bowtie("show", "I", "--json").stdout
     #expect(indigo.contains("\"lastWorn\" : null"))
+  }
+
+  @Test("list --json, written a thousand ties at a time, is the one document JSONEncoder writes")
+  func listJSONInBatches() throws {
+    let bowtie = Bowtie()
+    defer { bowtie.remove() }
+    let entries = (0..<2_500).map { index -> [String: Any] in
+      ["name": "Batch Tie \(index)", "searchKey": "B\(index)", "rating": index % 6]
+    }
+    let file = bowtie.folder.appendingPathComponent("ties.json")
+    try JSONSerialization.data(withJSONObject: entries).write(to: file)
+    try #require(try bowtie("seed", file.path).status == 0)
+
+    let result = try bowtie("list", "--json")
+    #expect(result.status == 0 && result.stderr.isEmpty, "\(result.stderr)")
+    let ties = try JSONDecoder().decode([TieJSON].self, from: Data(result.stdout.utf8))
+    #expect(ties.count == 2_500)
+    let whole = try TieJSON.makeEncoder().encode(ties) + Data("\n".utf8)
+    #expect(Data(result.stdout.utf8) == whole)
+    let empty = try bowtie("list", "--json", "--favorites", "--never-worn")
+    #expect(
+      empty.stdout == String(decoding: try TieJSON.makeEncoder().encode([TieJSON]()), as: UTF8.self)
+        + "\n")
   }
 
   @Test("list prints R O Y G B I V, for people and as JSON")

@@ -35,6 +35,16 @@ public struct TieFilter: Equatable, Sendable {
 extension BowTieStore {
   /// The ties that pass `filter`, in its order, without the photos' bytes.
   public func ties(_ filter: TieFilter) throws(BowTieError) -> [BowTie] {
+    var ties: [BowTie] = []
+    try forEachTie(filter) { ties.append($0) }
+    return ties
+  }
+
+  /// Calls `body` with each tie that passes `filter`, in its order, without the photos'
+  /// bytes, one row at a time from a single read: a million ties need not fit in memory.
+  public func forEachTie(_ filter: TieFilter, _ body: (BowTie) throws -> Void)
+    throws(BowTieError)
+  {
     try read { db in
       var request = BowTie.all().select(BowTie.allColumnsButPhotoBytes)
       let columns = BowTie.Columns.self
@@ -52,7 +62,8 @@ extension BowTieStore {
       request = Self.order(request, filter.sort)
       if filter.reverse { request = request.reversed() }
       if let limit = filter.limit { request = request.limit(limit) }
-      return try request.fetchAll(db)
+      let cursor = try request.fetchCursor(db)
+      while let tie = try cursor.next() { try body(tie) }
     }
   }
 

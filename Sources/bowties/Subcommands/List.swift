@@ -13,8 +13,12 @@ extension Bowties {
 
     func run() throws {
       let store = try storeOptions.open()
-      let ties = try store.ties(try filterOptions.filter())
-      try TieOutput(json: output.json).printList(ties, store: store)
+      let filter = try filterOptions.filter()
+      if output.json {
+        try TieOutput(json: true).streamJSON(from: store, filter)
+      } else {
+        TieOutput(json: false).printList(try store.ties(filter), store: store)
+      }
     }
   }
 }
