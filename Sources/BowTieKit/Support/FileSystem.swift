@@ -26,9 +26,9 @@ enum FileSystem {
   /// Flushes a file, or a folder's entries, to the disk.
   static func synchronize(_ url: URL) throws {
     let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
-    guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+    guard descriptor >= 0 else { throw POSIXError.current }
     defer { close(descriptor) }
-    if fsync(descriptor) != 0 { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+    if fsync(descriptor) != 0 { throw POSIXError.current }
   }
 
   /// Writes under a temporary name in the same folder, syncs, then renames into place,

@@ -27,8 +27,9 @@ enum Terminal {
     Locale(identifier: localeIdentifier ?? "en_US_POSIX")
   }
 
-  /// The locale's identifier from the environment, or nil for the POSIX locale.
-  static var localeIdentifier: String? {
+  /// The locale's identifier from the environment, or nil for the POSIX locale. Read
+  /// once: `list` asks for every tie's date.
+  static let localeIdentifier: String? = {
     let setting = ["LC_ALL", "LC_TIME", "LANG"].lazy.compactMap(ProcessEnvironment.value)
       .first { !$0.isEmpty }
     // "de_DE.UTF-8@euro" → "de_DE"
@@ -36,7 +37,7 @@ enum Terminal {
       .map(String.init)
     guard let identifier, identifier != "C", identifier != "POSIX" else { return nil }
     return identifier
-  }
+  }()
 
   static func error(_ message: String) { writeError("bowties: \(message)\n") }
   static func warning(_ message: String) { writeError("bowties: warning: \(message)\n") }

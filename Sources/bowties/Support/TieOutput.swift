@@ -35,11 +35,12 @@ struct TieOutput {
     var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
     var parts = tm()
     guard localtime_r(&seconds, &parts) != nil else { return nil }
-    let months = [
-      "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
-    ]
     return "\(months[Int(parts.tm_mon)]) \(parts.tm_mday), \(Int(parts.tm_year) + 1900)"
   }
+
+  private static let months = [
+    "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+  ]
 
   /// 1583-01-02, a day clear of the Julian calendar in every time zone.
   private static let gregorianOnly = Date(timeIntervalSince1970: -12_212_467_200)
@@ -139,13 +140,14 @@ struct TieOutput {
     let encoder = TieJSON.makeEncoder()
     var batch: [TieJSON] = []
     batch.reserveCapacity(1_000)
-    var separator = Data("[\n".utf8)
+    var opened = false
     func writeBatch() throws {
       guard !batch.isEmpty else { return }
       // "[\n  {…},\n  {…}\n]": the elements, already indented as the whole array's are.
       let array = try encoder.encode(batch)
-      FileHandle.standardOutput.write(separator + array.dropFirst(2).dropLast(2))
-      separator = Data(",\n".utf8)
+      FileHandle.standardOutput.write(
+        Data((opened ? ",\n" : "[\n").utf8) + array.dropFirst(2).dropLast(2))
+      opened = true
       batch.removeAll(keepingCapacity: true)
     }
     try store.forEachTie(filter) { tie in
@@ -155,8 +157,7 @@ struct TieOutput {
     }
     try writeBatch()
     // Without a tie the bracket is still to open: "[\n\n]", as JSONEncoder prints [].
-    let unopened = separator == Data("[\n".utf8)
-    FileHandle.standardOutput.write((unopened ? separator : Data()) + Data("\n]\n".utf8))
+    FileHandle.standardOutput.write(Data(((opened ? "" : "[\n") + "\n]\n").utf8))
   }
 
   func printJSON(_ value: some Encodable) throws {
