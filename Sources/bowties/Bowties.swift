@@ -34,8 +34,9 @@ struct Bowties: ParsableCommand {
     // As the app does in its delegate: the transformer is registered before any store opens.
     ColorAttributeTransformer.register()
     do {
-      var command = try parseAsRoot()
+      var command = try FastPath.command(Array(CommandLine.arguments.dropFirst())) ?? parseAsRoot()
       try command.run()
+      try StoreOptions.closeOpenedStores()
     } catch {
       ExitStatus.exit(with: error)
     }

@@ -40,6 +40,17 @@ public struct BowTieStore: Sendable {
     try migrate(lockFile: nil)
   }
 
+  /// Closes the database connection, as SQLite wants before a process ends: the last
+  /// connection to a store folds its write-ahead log back into the file and removes it.
+  /// The store must not be used afterwards.
+  public func closeDatabase() throws(BowTieError) {
+    do {
+      try dbWriter.close()
+    } catch {
+      throw Self.storeError(error, path: path)
+    }
+  }
+
   /// An empty store in memory: nothing touches the disk; photos stay inline.
   public static func inMemory() throws(BowTieError) -> BowTieStore {
     do {

@@ -62,17 +62,18 @@ private final class TransformerRegistry: @unchecked Sendable {
   static let shared = TransformerRegistry()
 
   private let lock = NSLock()
-  private var transformers: [NSValueTransformerName: ValueTransformer] = [:]
+  // Keyed by the raw name: a String key costs no start-up conformance look-up of its own.
+  private var transformers: [String: ValueTransformer] = [:]
 
   func set(_ transformer: ValueTransformer?, forName name: NSValueTransformerName) {
-    lock.withLock { transformers[name] = transformer }
+    lock.withLock { transformers[name.rawValue] = transformer }
   }
 
   func transformer(forName name: NSValueTransformerName) -> ValueTransformer? {
-    lock.withLock { transformers[name] }
+    lock.withLock { transformers[name.rawValue] }
   }
 
   func names() -> [NSValueTransformerName] {
-    lock.withLock { transformers.keys.sorted { $0.rawValue < $1.rawValue } }
+    lock.withLock { transformers.keys.sorted().map(NSValueTransformerName.init(rawValue:)) }
   }
 }

@@ -84,7 +84,9 @@ struct TieOutput {
     ]
     return [color ? Terminal.bold(tie.name) : tie.name]
       + rows.map { label, value in
-        "  " + label.padding(toLength: 12, withPad: " ", startingAt: 0) + value
+        // The labels are short ASCII; Foundation's padding(toLength:) would go through
+        // NSString, three protocol-conformance scans on every show.
+        "  " + label + String(repeating: " ", count: max(12 - label.count, 0)) + value
       }
   }
 

@@ -1,0 +1,109 @@
+import ArgumentParser
+
+/// The everyday single-tie command lines, turned into their commands without
+/// ArgumentParser's start-up work.
+///
+/// ArgumentParser finds a command's arguments by reflecting on its properties, and on
+/// every run it first tries the line as a completion-script request. Each of those
+/// steps makes the Swift runtime scan every protocol conformance in the binary: about
+/// 2.7 ms of a 7.7 ms `show`, more than the whole `sqlite3` CLI takes for the same
+/// look-up (BENCHMARKS.md, "Start-up").
+///
+/// This knows only `show TIE`, `wear TIE`, `rate TIE VALUE` and `favorite TIE`, each with
+/// `--json` and `--store PATH` (or `--store=PATH`) anywhere. It builds the very command
+/// value ArgumentParser would, with every property set, and runs that command's own
+/// `validate()`; the command's `run()` does the rest, whichever way it was parsed.
+/// Anything else (help, `--`, `--date`, `--off`, a repeated or unknown option) gives nil,
+/// and ArgumentParser parses the line with its own messages. `FastPathTests` checks, on thousands of generated lines, that every command
+/// this builds is the one `parseAsRoot` gives.
+enum FastPath {
+  /// The command for `arguments` (without the program name), or nil to let
+  /// ArgumentParser parse them.
+  ///
+  /// - Throws: the `ExitCode` of a value the command's `validate()` refused and reported,
+  ///   as `parseAsRoot` would throw it.
+  static func command(_ arguments: [String]) throws -> (any ParsableCommand)? {
+    guard let name = arguments.first, let line = Line(arguments.dropFirst()) else {
+      return nil
+    }
+    var storeOptions = StoreOptions()
+    storeOptions.store = line.store
+    var output = OutputOptions()
+    output.json = line.json
+
+    var command: any ParsableCommand
+    switch (name, line.positionals.count) {
+    case ("show", 1):
+      var show = Bowties.Show()
+      show.tie = line.positionals[0]
+      show.storeOptions = storeOptions
+      show.output = output
+      var imageOptions = ImageOptions()
+      imageOptions.image = .auto
+      show.imageOptions = imageOptions
+      command = show
+    case ("wear", 1):
+      var wear = Bowties.Wear()
+      wear.tie = line.positionals[0]
+      wear.date = nil
+      wear.storeOptions = storeOptions
+      wear.output = output
+      command = wear
+    case ("rate", 2):
+      var rate = Bowties.Rate()
+      rate.tie = line.positionals[0]
+      rate.values = [line.positionals[1]]
+      rate.storeOptions = storeOptions
+      rate.output = output
+      command = rate
+    case ("favorite", 1):
+      var favorite = Bowties.Favorite()
+      favorite.tie = line.positionals[0]
+      favorite.change = .on
+      favorite.storeOptions = storeOptions
+      favorite.output = output
+      command = favorite
+    default:
+      return nil
+    }
+    do {
+      try command.validate()
+    } catch let exit as ExitCode {
+      // validate() has reported the problem itself (ExitStatus.validating), and
+      // ArgumentParser would pass this exit on untouched.
+      throw exit
+    } catch {
+      // ArgumentParser reports anything else, with the command's usage.
+      return nil
+    }
+    return command
+  }
+
+  /// The words after the subcommand's name, when every one of them is a positional
+  /// argument, `--json` once, or `--store` with its value once.
+  private struct Line {
+    var positionals: [String] = []
+    var store: String?
+    var json = false
+
+    init?(_ words: ArraySlice<String>) {
+      var rest = words
+      while let word = rest.popFirst() {
+        if !word.hasPrefix("-") {
+          positionals.append(word)
+        } else if word == "--json", !json {
+          json = true
+        } else if word == "--store", store == nil, let value = rest.first,
+          !value.isEmpty, !value.hasPrefix("-")
+        {
+          store = value
+          rest = rest.dropFirst()
+        } else if word.hasPrefix("--store="), store == nil, word.count > "--store=".count {
+          store = String(word.dropFirst("--store=".count))
+        } else {
+          return nil
+        }
+      }
+    }
+  }
+}
