@@ -33,6 +33,24 @@ struct CommandTests {
     #expect(second.status == 0 && second.stderr.isEmpty)
   }
 
+  @Test("a finished command closes its store: SQLite folds its log back in and removes it")
+  func storeClosedAtExit() throws {
+    let bowtie = Bowtie()
+    defer { bowtie.remove() }
+    // The fast-path lines and ArgumentParser's alike: main closes the stores either opened.
+    for arguments in [
+      ["show", "R"], ["wear", "R"], ["rate", "R", "3"], ["list"], ["history", "R"],
+    ] {
+      let result = try bowtie.run(Bowtie.binary.path, arguments + ["--store", bowtie.store])
+      #expect(result.status == 0, "\(arguments): \(result.stderr)")
+      for suffix in ["-wal", "-shm"] {
+        #expect(
+          !FileManager.default.fileExists(atPath: bowtie.store + suffix), "\(arguments)\(suffix)")
+      }
+    }
+    #expect(try bowtie("show", "R", "--json").stdout.contains("\"rating\" : 3"))
+  }
+
   private func photoSize(_ bowtie: Bowtie, _ key: String) throws -> Int {
     let json = try JSONSerialization.jsonObject(
       with: Data(try bowtie("show", key, "--json").stdout.utf8))
