@@ -38,6 +38,9 @@ struct Bowties: ParsableCommand {
       try command.run()
       try StoreOptions.closeOpenedStores()
     } catch {
+      // A failed command's store is closed too, so no log file is left beside it; a
+      // failure to close it is not the error to report.
+      try? StoreOptions.closeOpenedStores()
       ExitStatus.exit(with: error)
     }
   }

@@ -33,22 +33,29 @@ struct CommandTests {
     #expect(second.status == 0 && second.stderr.isEmpty)
   }
 
-  @Test("a finished command closes its store: SQLite folds its log back in and removes it")
+  @Test("a command closes its store, finished or failed: SQLite folds its log in, removes it")
   func storeClosedAtExit() throws {
     let bowtie = Bowtie()
     defer { bowtie.remove() }
-    // The fast-path lines and ArgumentParser's alike: main closes the stores either opened.
-    for arguments in [
-      ["show", "R"], ["wear", "R"], ["rate", "R", "3"], ["list"], ["history", "R"],
-    ] {
+    func expectClosed(after arguments: [String], status: Int32) throws {
       let result = try bowtie.run(Bowtie.binary.path, arguments + ["--store", bowtie.store])
-      #expect(result.status == 0, "\(arguments): \(result.stderr)")
+      #expect(result.status == status, "\(arguments): \(result.stderr)")
       for suffix in ["-wal", "-shm"] {
         #expect(
           !FileManager.default.fileExists(atPath: bowtie.store + suffix), "\(arguments)\(suffix)")
       }
     }
+    // The fast-path lines and ArgumentParser's alike: main closes the stores either opened.
+    for arguments in [
+      ["show", "R"], ["wear", "R"], ["rate", "R", "3"], ["list"], ["history", "R"],
+    ] {
+      try expectClosed(after: arguments, status: 0)
+    }
     #expect(try bowtie("show", "R", "--json").stdout.contains("\"rating\" : 3"))
+    // A command that fails after opening the store closes it as well.
+    for arguments in [["show", "nosuch"], ["rate", "nosuch", "2"]] {
+      try expectClosed(after: arguments, status: 1)
+    }
   }
 
   private func photoSize(_ bowtie: Bowtie, _ key: String) throws -> Int {
