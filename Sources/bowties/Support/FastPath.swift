@@ -26,43 +26,32 @@ enum FastPath {
     guard let name = arguments.first, let line = Line(arguments.dropFirst()) else {
       return nil
     }
-    var storeOptions = StoreOptions()
-    storeOptions.store = line.store
-    var output = OutputOptions()
-    output.json = line.json
+    /// The command of type `C`, its shared properties set from the line; `rest` sets the
+    /// others.
+    func make<C: SingleTieCommand>(_: C.Type, _ rest: (inout C) -> Void) -> C {
+      var command = C()
+      command.tie = line.positionals[0]
+      command.storeOptions = StoreOptions()
+      command.storeOptions.store = line.store
+      command.output = OutputOptions()
+      command.output.json = line.json
+      rest(&command)
+      return command
+    }
 
     var command: any ParsableCommand
     switch (name, line.positionals.count) {
     case ("show", 1):
-      var show = Bowties.Show()
-      show.tie = line.positionals[0]
-      show.storeOptions = storeOptions
-      show.output = output
-      var imageOptions = ImageOptions()
-      imageOptions.image = .auto
-      show.imageOptions = imageOptions
-      command = show
+      command = make(Bowties.Show.self) {
+        $0.imageOptions = ImageOptions()
+        $0.imageOptions.image = .auto
+      }
     case ("wear", 1):
-      var wear = Bowties.Wear()
-      wear.tie = line.positionals[0]
-      wear.date = nil
-      wear.storeOptions = storeOptions
-      wear.output = output
-      command = wear
+      command = make(Bowties.Wear.self) { $0.date = nil }
     case ("rate", 2):
-      var rate = Bowties.Rate()
-      rate.tie = line.positionals[0]
-      rate.values = [line.positionals[1]]
-      rate.storeOptions = storeOptions
-      rate.output = output
-      command = rate
+      command = make(Bowties.Rate.self) { $0.values = [line.positionals[1]] }
     case ("favorite", 1):
-      var favorite = Bowties.Favorite()
-      favorite.tie = line.positionals[0]
-      favorite.change = .on
-      favorite.storeOptions = storeOptions
-      favorite.output = output
-      command = favorite
+      command = make(Bowties.Favorite.self) { $0.change = .on }
     default:
       return nil
     }
@@ -107,3 +96,15 @@ enum FastPath {
     }
   }
 }
+
+/// A command of one tie, with the store and output options: what ``FastPath`` builds.
+protocol SingleTieCommand: ParsableCommand {
+  var tie: String { get set }
+  var storeOptions: StoreOptions { get set }
+  var output: OutputOptions { get set }
+}
+
+extension Bowties.Show: SingleTieCommand {}
+extension Bowties.Wear: SingleTieCommand {}
+extension Bowties.Rate: SingleTieCommand {}
+extension Bowties.Favorite: SingleTieCommand {}
