@@ -30,7 +30,7 @@ struct StoreOptions: ParsableArguments {
   private static let opened = Mutex<[BowTieStore]>([])
 
   /// Closes the stores the command opened, for `main` to call when the command has
-  /// succeeded, just before the process exits.
+  /// finished or failed, just before the process exits.
   ///
   /// The stores stay referenced, so nothing tears them down: releasing a store would make
   /// GRDB dispose of its dispatch queue, and libdispatch start a thread only for that,

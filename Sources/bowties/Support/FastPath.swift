@@ -14,8 +14,9 @@ import ArgumentParser
 /// value ArgumentParser would, with every property set, and runs that command's own
 /// `validate()`; the command's `run()` does the rest, whichever way it was parsed.
 /// Anything else (help, `--`, `--date`, `--off`, a repeated or unknown option) gives nil,
-/// and ArgumentParser parses the line with its own messages. `FastPathTests` checks, on thousands of generated lines, that every command
-/// this builds is the one `parseAsRoot` gives.
+/// and ArgumentParser parses the line with its own messages. `FastPathTests` checks, on
+/// thousands of generated lines, that every command this builds is the one `parseAsRoot`
+/// gives.
 enum FastPath {
   /// The command for `arguments` (without the program name), or nil to let
   /// ArgumentParser parse them.
