@@ -55,15 +55,20 @@ extension BowTieStore {
     _ change: UndoableChange, for tie: BowTie, in db: Database, _ changes: PhotoChanges
   ) throws {
     var entry = UndoEntry(madeAt: Date(), tieID: tie.id, change: change)
-    try entry.insert(db)
+    try entry.append(to: db)
     guard let newest = entry.id else { return }
-    let forgotten = UndoEntry.filter(UndoEntry.Columns.id <= newest - Int64(UndoEntry.capacity))
-    let photoNames = forgotten.filter(UndoEntry.Columns.photoFile != nil)
-      .select(UndoEntry.Columns.photoFile)
-    for name in try String.fetchAll(db, photoNames) {
+    // In SQL, as `set(_:to:of:in:)` is: every change ends here.
+    let lastForgotten = newest - Int64(UndoEntry.capacity)
+    let photoNames = SQLRequest<String>(
+      literal: """
+        SELECT \(UndoEntry.Columns.photoFile) FROM \(UndoEntry.self) \
+        WHERE \(UndoEntry.Columns.id) <= \(lastForgotten) AND \(UndoEntry.Columns.photoFile) IS NOT NULL
+        """)
+    for name in try photoNames.fetchAll(db) {
       changes.released.insert(name)
     }
-    try forgotten.deleteAll(db)
+    try db.execute(
+      literal: "DELETE FROM \(UndoEntry.self) WHERE \(UndoEntry.Columns.id) <= \(lastForgotten)")
   }
 
   /// Takes back the most recent logged change; called again, the one before it.
