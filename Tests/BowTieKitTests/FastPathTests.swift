@@ -181,4 +181,38 @@ struct FastPathTests {
       }
     }
   }
+  @Test("trimmingSpaces() trims what Foundation's trimmingCharacters(in: .whitespaces) trims")
+  func trimmingSpaces() {
+    // Every space separator Unicode has, the tab, and look-alikes that are not trimmed.
+    let spaces = [
+      "\u{20}", "\u{A0}", "\u{1680}", "\u{2000}", "\u{2005}", "\u{200A}", "\u{202F}", "\u{205F}",
+      "\u{3000}", "\t",
+    ]
+    let others = ["\n", "\r", "\u{0B}", "\u{200B}", "\u{FEFF}", "\u{85}", "\u{2028}", "\u{301}"]
+    let cores = ["", "R", "Café Bow Tie", "e\u{301}", "a b", "\u{1F454}", "\u{1F1EB}\u{1F1F7}"]
+    var texts: [String] = []
+    for core in cores {
+      for left in [""] + spaces + others {
+        for right in [""] + spaces + others {
+          texts.append(left + core + right)
+          texts.append(left + left + core + right + right)
+        }
+      }
+    }
+    // Which scalars count as spaces, over all of Unicode.
+    for value in 0...0x10FFFF {
+      guard let scalar = Unicode.Scalar(value) else { continue }
+      let text = String(scalar)
+      if text.trimmingSpaces().isEmpty != text.trimmingCharacters(in: .whitespaces).isEmpty {
+        Issue.record("U+\(String(value, radix: 16)) is trimmed by one and not the other")
+      }
+    }
+    for text in texts {
+      #expect(
+        text.trimmingSpaces() == text.trimmingCharacters(in: .whitespaces),
+        "\(text.unicodeScalars.map { String($0.value, radix: 16) })")
+      let substring = Substring("x" + text + "x").dropFirst().dropLast()
+      #expect(substring.trimmingSpaces() == substring.trimmingCharacters(in: .whitespaces))
+    }
+  }
 }

@@ -270,7 +270,7 @@ extension BowTie {
   /// Parses a price as typed or as a seed file's string: digits with an optional dot
   /// and decimals (`19.99`), whatever the locale. Exact: `Decimal`, never `Double`.
   public static func parsePrice(_ text: String) throws(BowTieError) -> Decimal {
-    let trimmed = text.trimmingCharacters(in: .whitespaces)
+    let trimmed = text.trimmingSpaces()
     let parts = trimmed.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
     let isDecimal =
       !trimmed.isEmpty && parts.allSatisfy { $0.allSatisfy { $0.isASCII && $0.isNumber } }
@@ -303,7 +303,7 @@ extension BowTie {
   /// written with a dot (`4.5`), whatever the locale. Refuses `4,5`, `nan`, `inf`,
   /// exponents, signs and anything outside 0…5.
   public static func parseRating(_ text: String) throws(BowTieError) -> Double {
-    let trimmed = text.trimmingCharacters(in: .whitespaces)
+    let trimmed = text.trimmingSpaces()
     guard !trimmed.isEmpty else { throw .invalidValue("a rating is needed: a number from 0 to 5") }
     let parts = trimmed.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
     let isDecimal =

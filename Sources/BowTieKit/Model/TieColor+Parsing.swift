@@ -4,7 +4,7 @@ extension TieColor {
   /// Parses a color as people type it: `#RRGGBB`, `#RGB`, `r,g,b` (0–255 each) or one of
   /// CSS3's 148 color names (`teal`, `navy`…), in any case.
   public static func parse(_ text: String) throws(BowTieError) -> TieColor {
-    let trimmed = text.trimmingCharacters(in: .whitespaces)
+    let trimmed = text.trimmingSpaces()
     if let named = cssNames[trimmed.lowercased()] {
       return TieColor(red: named.0, green: named.1, blue: named.2)
     }
@@ -21,7 +21,7 @@ extension TieColor {
       return TieColor(red: values[0], green: values[1], blue: values[2])
     }
     let parts = trimmed.split(separator: ",", omittingEmptySubsequences: false)
-      .map { $0.trimmingCharacters(in: .whitespaces) }
+      .map { $0.trimmingSpaces() }
     let values = parts.compactMap { $0.allSatisfy(\.isASCII) ? UInt8($0) : nil }
     guard parts.count == 3, values.count == 3 else { throw problem(text) }
     return TieColor(red: values[0], green: values[1], blue: values[2])

@@ -61,7 +61,7 @@ extension BowTieStore {
   }
 
   static func resolve(_ query: String, in db: Database) throws -> BowTie {
-    let trimmed = query.trimmingCharacters(in: .whitespaces)
+    let trimmed = query.trimmingSpaces()
     // GRDB binds text as a C string, so SQLite would see the query only up to a NUL ("B\0x"
     // found B). No key or name holds one: validation refuses control characters.
     guard !trimmed.isEmpty, !trimmed.utf8.contains(0) else { throw BowTieError.noSuchTie(query) }

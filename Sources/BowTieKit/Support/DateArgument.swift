@@ -16,7 +16,7 @@ public struct DateArgument: Equatable, Sendable {
   public static func parse(_ text: String, now: Date = Date(), calendar: Calendar = .current)
     -> DateArgument?
   {
-    let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
+    let trimmed = text.trimmingSpaces().lowercased()
     let today = calendar.startOfDay(for: now)
     switch trimmed {
     case "now": return DateArgument(date: now, isWholeDay: false)
@@ -30,7 +30,7 @@ public struct DateArgument: Equatable, Sendable {
     if let offset = relative(trimmed, now: now, today: today, calendar: calendar) {
       return offset
     }
-    guard let date = ISO8601.parse(text.trimmingCharacters(in: .whitespaces)) else { return nil }
+    guard let date = ISO8601.parse(text.trimmingSpaces()) else { return nil }
     // "2026-11-21" alone names the day; anything with a time is an instant.
     return DateArgument(date: date, isWholeDay: !text.contains(":"))
   }

@@ -178,7 +178,10 @@ private struct BinaryPropertyListReader {
       let refs = try readRefs(count: refCount, at: cursor)
       onPath[index] = true
       var dict: [String: PropertyListValue] = [:]
-      for (keyRef, valueRef) in zip(refs[..<count], refs[count...]) {
+      // Keys first, then values. By index rather than zip(_:_:) over two slices, which
+      // made every process that read a color look up two conformances at run time.
+      for position in 0..<count {
+        let (keyRef, valueRef) = (refs[position], refs[count + position])
         guard case .string(let key) = try readObject(keyRef, depth: depth + 1) else {
           throw .malformedPropertyList("dictionary key in object \(index) is not a string")
         }

@@ -1,0 +1,19 @@
+extension StringProtocol {
+  /// The text without its leading and trailing spaces and tabs: exactly what Foundation's
+  /// `trimmingCharacters(in: .whitespaces)` returns (Unicode's space separators, the
+  /// character tabulation and the zero-width space), without its trip through `NSString`.
+  ///
+  /// Every command trims its TIE, and that trip cost each process three
+  /// protocol-conformance scans of the whole binary (BENCHMARKS.md, "Start-up").
+  func trimmingSpaces() -> String {
+    // Foundation's set also holds the zero-width space, a space separator until Unicode 4.0.1.
+    func isSpace(_ scalar: Unicode.Scalar) -> Bool {
+      scalar == "\t" || scalar == "\u{200B}" || scalar.properties.generalCategory == .spaceSeparator
+    }
+    let scalars = unicodeScalars
+    guard let first = scalars.firstIndex(where: { !isSpace($0) }),
+      let last = scalars.lastIndex(where: { !isSpace($0) })
+    else { return "" }
+    return String(String.UnicodeScalarView(scalars[first...last]))
+  }
+}
