@@ -174,7 +174,8 @@ extension BowTieStore {
   // `wear`, `rate` and `favorite` write one column of one row, then read the row back,
   // in SQL: GRDB's query interface reads the table's schema on its first use in a
   // connection (is it a view? which columns make a unique key?), and a connection here
-  // lives for one command. That reading was 4 M of a `wear`'s 17 M instructions.
+  // lives for one command. With `LogRecord.append`, doing without that reading took a
+  // `wear` from 17.6 M to 13.8 M instructions.
 
   /// Sets one column of a stored tie.
   static func set(
