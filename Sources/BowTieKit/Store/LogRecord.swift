@@ -19,10 +19,17 @@ extension LogRecord {
   mutating func append(to db: Database) throws {
     let values = try databaseDictionary
     let columns = values.keys.sorted()
-    let sql =
-      "INSERT INTO \(Self.databaseTableName.quotedDatabaseIdentifier) ("
-      + columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ")
-      + ") VALUES (\(databaseQuestionMarks(count: columns.count)))"
+    // Loops, not `joined(separator:)` (nor GRDB's `databaseQuestionMarks`, which joins):
+    // the first use of that generic on a type costs a scan of every protocol conformance,
+    // about 277,000 instructions, 4 % of a `wear`.
+    var sql = "INSERT INTO \(Self.databaseTableName.quotedDatabaseIdentifier) ("
+    var placeholders = ""
+    for (index, column) in columns.enumerated() {
+      let separator = index == 0 ? "" : ", "
+      sql += separator + column.quotedDatabaseIdentifier
+      placeholders += separator + "?"
+    }
+    sql += ") VALUES (" + placeholders + ")"
     try db.execute(sql: sql, arguments: StatementArguments(columns.map { values[$0] }))
     id = db.lastInsertedRowID
   }

@@ -1,10 +1,15 @@
-extension StringProtocol {
+extension String {
   /// The text without its leading and trailing spaces and tabs: exactly what Foundation's
   /// `trimmingCharacters(in: .whitespaces)` returns (Unicode's space separators, the
   /// character tabulation and the zero-width space), without its trip through `NSString`.
   ///
   /// Every command trims its TIE, and that trip cost each process three
   /// protocol-conformance scans of the whole binary (BENCHMARKS.md, "Start-up").
+  func trimmingSpaces() -> String { self[...].trimmingSpaces() }
+}
+
+extension Substring {
+  /// The text without its leading and trailing spaces and tabs, as `String.trimmingSpaces()`.
   func trimmingSpaces() -> String {
     // Foundation's set also holds the zero-width space, a space separator until Unicode 4.0.1.
     func isSpace(_ scalar: Unicode.Scalar) -> Bool {
@@ -14,6 +19,8 @@ extension StringProtocol {
     guard let first = scalars.firstIndex(where: { !isSpace($0) }),
       let last = scalars.lastIndex(where: { !isSpace($0) })
     else { return "" }
-    return String(String.UnicodeScalarView(scalars[first...last]))
+    // Concrete types throughout: building a String from a generic slice of scalars appends
+    // through a generic path whose first use scans every protocol conformance in the binary.
+    return String(Substring(scalars[first...last]))
   }
 }
