@@ -518,6 +518,13 @@ import Testing
           bytes[random.next(below: bytes.count)] = UInt8.random(in: 0...255, using: &random)
         }
       }
+      // The template fast path decodes exactly what the full decoder decodes, and refuses
+      // (by handing over to it) everything else.
+      let general = try? transformer.unarchivedObject(from: Data(bytes)) as? TieColor
+      #expect((try? transformer.color(from: Data(bytes))) == general)
+      if let fast = ColorAttributeTransformer.template?.color(in: Data(bytes)) {
+        #expect(fast == general)
+      }
       do {
         let color = try transformer.color(from: Data(bytes))
         #expect(type(of: color) == TieColor.self)

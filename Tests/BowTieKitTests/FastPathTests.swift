@@ -7,7 +7,7 @@ import Testing
 /// Each fast path that seeding at scale relies on gives exactly what the general code does.
 @Suite("Fast paths")
 struct FastPathTests {
-  @Test("the color archive template equals the encoder's output for every component value")
+  @Test("the color archive template writes what the encoder writes, reads what the decoder reads")
   func colorTemplate() throws {
     let transformer = ColorAttributeTransformer()
     let template = try #require(ColorAttributeTransformer.template)
@@ -28,7 +28,18 @@ struct FastPathTests {
     for color in colors {
       let fast = template.archive(color)
       #expect(fast == (try transformer.archivedData(from: color)), "\(color)")
-      #expect(try transformer.color(from: fast) == color)
+      // The full decoder reads the patched archive as that color, and so does the template.
+      #expect(try transformer.unarchivedObject(from: fast) as? TieColor == color)
+      #expect(template.color(in: fast) == color)
+    }
+    // Bytes the template did not write are not read by it: another length, a changed byte.
+    let sample = template.archive(colors[0])
+    #expect(template.color(in: sample.dropLast()) == nil)
+    for offset in sample.indices
+    where ![template.offsets.red, template.offsets.green, template.offsets.blue].contains(offset) {
+      var changed = sample
+      changed[offset] ^= 0x01
+      #expect(template.color(in: changed) == nil, "byte \(offset)")
     }
   }
 
