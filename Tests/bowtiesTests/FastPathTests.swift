@@ -53,7 +53,8 @@ struct FastPathTests {
       ["show", "Café Bow Tie", "--store=/tmp/x=y.sqlite"], ["wear", "R"],
       ["wear", "R", "--store", "/tmp/s", "--json"], ["rate", "R", "4"],
       ["rate", "R", "4.5", "--json"], ["rate", "--store", "/tmp/s", "R", "0"], ["favorite", "R"],
-      ["favorite", "R", "--json"],
+      ["favorite", "R", "--json"], ["list"], ["list", "--json"],
+      ["list", "--store=/tmp/s"],
     ]
     for line in lines {
       #expect(try FastPath.command(line) != nil, "\(line)")
@@ -78,8 +79,9 @@ struct FastPathTests {
       ["show", "R", "--store", "a", "--store", "b"], ["show", "R", "--store"],
       ["show", "R", "--store", "--json"], ["show", "R", "--store="], ["show", "R", "--json=true"],
       ["wear", "R", "--date", "yesterday"], ["rate", "R"], ["rate", "R", "-1"],
-      ["rate", "R", "4", "5"], ["favorite", "R", "--off"], ["favorite", "R", "--toggle"], ["list"],
-      ["list", "--json"], ["seed"], ["Show", "R"], ["--version"], ["help", "show"],
+      ["rate", "R", "4", "5"], ["favorite", "R", "--off"], ["favorite", "R", "--toggle"],
+      ["list", "R"], ["list", "--favorites"], ["list", "--sort", "name"], ["seed"], ["Show", "R"],
+      ["--version"], ["help", "show"],
     ]
     for line in lines {
       #expect(try FastPath.command(line) == nil, "\(line)")
@@ -93,7 +95,7 @@ struct FastPathTests {
     let odd = [
       "5", "9", "-1", "", " ", "show", "=", "a=b", "--", "-", "-h", "--help", "--json=1", "--jsonx",
       "--store=", "--store=/tmp/a=b", "--store=-x", "--date", "2026-11-21", "--off", "--toggle",
-      "--on", "--image", "never", "--version", "-R",
+      "--on", "--image", "never", "--version", "-R", "--favorites", "--limit", "--sort",
     ]
     // A fixed generator, so a failure names a line that fails again.
     var state: UInt64 = 0x9E37_79B9_7F4A_7C15

@@ -1,6 +1,6 @@
 import ArgumentParser
 
-/// The everyday single-tie command lines, turned into their commands without
+/// The everyday command lines, turned into their commands without
 /// ArgumentParser's start-up work.
 ///
 /// ArgumentParser finds a command's arguments by reflecting on its properties, and on
@@ -9,8 +9,8 @@ import ArgumentParser
 /// 2.7 ms of a 7.7 ms `show`, more than the whole `sqlite3` CLI takes for the same
 /// look-up (BENCHMARKS.md, "Start-up").
 ///
-/// This knows only `show TIE`, `wear TIE`, `rate TIE VALUE` and `favorite TIE`, each with
-/// `--json` and `--store PATH` (or `--store=PATH`) anywhere. It builds the very command
+/// This knows only `show TIE`, `wear TIE`, `rate TIE VALUE`, `favorite TIE` and `list`
+/// (without filters), each with `--json` and `--store PATH` (or `--store=PATH`) anywhere. It builds the very command
 /// value ArgumentParser would, with every property set, and runs that command's own
 /// `validate()`; the command's `run()` does the rest, whichever way it was parsed.
 /// Anything else (help, `--`, `--date`, `--off`, a repeated or unknown option) gives nil,
@@ -27,11 +27,10 @@ enum FastPath {
     guard let name = arguments.first, let line = Line(arguments.dropFirst()) else {
       return nil
     }
-    /// The command of type `C`, its shared properties set from the line; `rest` sets the
-    /// others.
-    func make<C: SingleTieCommand>(_: C.Type, _ rest: (inout C) -> Void) -> C {
+    /// The command of type `C`, its store and output options set from the line; `rest`
+    /// sets the others.
+    func makeCommand<C: StoreCommand>(_: C.Type, _ rest: (inout C) -> Void) -> C {
       var command = C()
-      command.tie = line.positionals[0]
       command.storeOptions = StoreOptions()
       command.storeOptions.store = line.store
       command.output = OutputOptions()
@@ -39,20 +38,29 @@ enum FastPath {
       rest(&command)
       return command
     }
+    /// The single-tie command of type `C`, its TIE set from the line too.
+    func makeTieCommand<C: SingleTieCommand>(_ type: C.Type, _ rest: (inout C) -> Void) -> C {
+      makeCommand(type) {
+        $0.tie = line.positionals[0]
+        rest(&$0)
+      }
+    }
 
     var command: any ParsableCommand
     switch (name, line.positionals.count) {
     case ("show", 1):
-      command = make(Bowties.Show.self) {
+      command = makeTieCommand(Bowties.Show.self) {
         $0.imageOptions = ImageOptions()
         $0.imageOptions.image = .auto
       }
     case ("wear", 1):
-      command = make(Bowties.Wear.self) { $0.date = nil }
+      command = makeTieCommand(Bowties.Wear.self) { $0.date = nil }
     case ("rate", 2):
-      command = make(Bowties.Rate.self) { $0.values = [line.positionals[1]] }
+      command = makeTieCommand(Bowties.Rate.self) { $0.values = [line.positionals[1]] }
     case ("favorite", 1):
-      command = make(Bowties.Favorite.self) { $0.change = .on }
+      command = makeTieCommand(Bowties.Favorite.self) { $0.change = .on }
+    case ("list", 0):
+      command = makeCommand(Bowties.List.self) { $0.filterOptions = .unfiltered }
     default:
       return nil
     }
@@ -98,11 +106,35 @@ enum FastPath {
   }
 }
 
-/// A command of one tie, with the store and output options: what ``FastPath`` builds.
-protocol SingleTieCommand: ParsableCommand {
-  var tie: String { get set }
+/// A command with the store and output options: what ``FastPath`` builds.
+protocol StoreCommand: ParsableCommand {
   var storeOptions: StoreOptions { get set }
   var output: OutputOptions { get set }
+}
+
+/// A command of one tie.
+protocol SingleTieCommand: StoreCommand {
+  var tie: String { get set }
+}
+
+extension Bowties.List: StoreCommand {}
+
+extension FilterOptions {
+  /// Every tie in the app's order: each option as ArgumentParser leaves it when the line
+  /// names none.
+  static var unfiltered: FilterOptions {
+    var options = FilterOptions()
+    options.favorites = false
+    options.minRating = nil
+    options.maxRating = nil
+    options.wornSince = nil
+    options.notWornSince = nil
+    options.neverWorn = false
+    options.sort = .key
+    options.reverse = false
+    options.limit = nil
+    return options
+  }
 }
 
 extension Bowties.Show: SingleTieCommand {}
