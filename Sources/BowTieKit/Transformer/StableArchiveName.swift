@@ -1,3 +1,5 @@
+import Foundation
+
 /// A class that names itself in archives with a fixed string instead of its Swift type name.
 ///
 /// Foundation's `NSKeyedArchiver` records `Module.Class`, so renaming the module would
@@ -9,3 +11,7 @@ public protocol StableArchiveName: AnyObject {
   /// it once data has been stored.
   static var archivedClassName: String { get }
 }
+
+/// A class the archive codec can write and instantiate: what each of
+/// ``NSSecureUnarchiveFromDataTransformer/allowedTopLevelClasses`` must be.
+public typealias ArchivableClass = any (NSObject & NSSecureCoding & StableArchiveName).Type

@@ -59,7 +59,7 @@ final class KeyedArchiveEncoder: KeyedArchiveCoder {
     encodedObjects.append(object)
     inProgress.insert(id)
     containers.append([:])
-    (object as? any NSSecureCoding)?.encode(with: self)
+    entry.encode(object, self)
     var fields = containers.removeLast()
     inProgress.remove(id)
     if let failure {
