@@ -1,7 +1,9 @@
 // Bytes as a stored `tintColor` archive, decoded by the registered ColorAttributeTransformer.
 //
 // Checks that nothing traps (the codec promises a typed error for every defect), that the
-// typed and the ValueTransformer entry points agree, and that every color that decodes
+// typed and the ValueTransformer entry points agree (the typed one reads an archive the
+// template could have written from its three component bytes, the other always runs the
+// full decoder), and that every color that decodes
 // re-archives to bytes that decode to the same color and archive again identically, with
 // the fast template writing exactly what the real encoder writes.
 import BowTieKit
