@@ -10,9 +10,10 @@ import ArgumentParser
 /// look-up (BENCHMARKS.md, "Start-up").
 ///
 /// This knows only `show TIE`, `wear TIE`, `rate TIE VALUE`, `favorite TIE` and `list`
-/// (without filters), each with `--json` and `--store PATH` (or `--store=PATH`) anywhere. It builds the very command
-/// value ArgumentParser would, with every property set, and runs that command's own
-/// `validate()`; the command's `run()` does the rest, whichever way it was parsed.
+/// (without filters), each with `--json` and `--store PATH` (or `--store=PATH`) anywhere.
+/// It builds the very command value ArgumentParser would, with every property set, and
+/// runs that command's own `validate()`; the command's `run()` does the rest, whichever
+/// way it was parsed.
 /// Anything else (help, `--`, `--date`, `--off`, a repeated or unknown option) gives nil,
 /// and ArgumentParser parses the line with its own messages. `FastPathTests` checks, on
 /// thousands of generated lines, that every command this builds is the one `parseAsRoot`

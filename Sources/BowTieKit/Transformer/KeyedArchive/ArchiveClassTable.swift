@@ -6,9 +6,9 @@ struct ArchiveClassTable {
   struct Entry {
     let name: String
     let type: any (NSObject & NSSecureCoding).Type
-    /// Has an instance of `type` encode itself. Cast to `any NSSecureCoding` instead, an
-    /// object would cost a scan of every protocol conformance in the binary (0.5 M
-    /// instructions); the cast to the class `type` is a pointer check.
+    /// Has an instance of `type` encode itself. Casting the object to `any NSSecureCoding`
+    /// would cost a scan of every protocol conformance in the binary (0.5 M instructions);
+    /// casting it to the class `type` is a pointer check.
     let encode: (NSObject, NSCoder) -> Void
   }
 
