@@ -74,10 +74,18 @@ struct Bowtie: Sendable {
       stderr: String(decoding: errorData.wait(), as: UTF8.self))
   }
 
-  /// Runs sqlite3 on the test's store.
+  /// Runs sqlite3 on the test's store; an SQL error fails the test's step, so that a set-up
+  /// that did not happen cannot pass for one that did.
   @discardableResult
   func sqlite(_ sql: String) throws -> String {
-    try run("/usr/bin/sqlite3", [store, sql]).stdout
+    let result = try run("/usr/bin/sqlite3", [store, sql])
+    guard result.status == 0 else { throw SQLiteFailure(sql: sql, result: result) }
+    return result.stdout
+  }
+
+  struct SQLiteFailure: Error {
+    var sql: String
+    var result: Result
   }
 
   /// Parses `list --json`.
