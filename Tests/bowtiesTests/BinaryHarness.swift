@@ -1,4 +1,5 @@
 import Foundation
+import TerminalImage
 
 /// Runs the `bowties` binary as a user would. By default the debug build beside the
 /// test bundle; `BOWTIES_BINARY` points the same tests at the build that ships.
@@ -86,6 +87,21 @@ struct Bowtie: Sendable {
   struct SQLiteFailure: Error {
     var sql: String
     var result: Result
+  }
+
+  /// A real PNG of noise, 260 × 260 pixels: about 270 KB, so above the 128 KiB cutoff for
+  /// external storage, and different for each seed.
+  static func noisePNG(seed: UInt64) -> Data {
+    var state = seed &+ 0x9E37_79B9_7F4A_7C15
+    let bytes = (0..<(260 * 260 * 4)).map { _ in
+      state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      return UInt8(truncatingIfNeeded: state >> 33) | 0x01
+    }
+    // The encoder fails only when out of memory.
+    guard let png = try? PNG.encode(RGBAImage(width: 260, height: 260, bytes: bytes)) else {
+      fatalError("cannot encode a test photo")
+    }
+    return png
   }
 
   /// Parses `list --json`.

@@ -1,5 +1,4 @@
 import Foundation
-import TerminalImage
 import Testing
 
 /// Stores, backups and values written by someone other than bowties, tried as an attacker
@@ -7,18 +6,7 @@ import Testing
 @Suite("Hostile input")
 struct HostileInputTests {
   /// A real PNG above the 128 KiB external-storage cutoff: noise does not compress.
-  static let largePhoto: Data = {
-    var state: UInt64 = 0x0B_AD_5EED
-    let bytes = (0..<(260 * 260 * 4)).map { _ in
-      state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-      return UInt8(truncatingIfNeeded: state >> 33) | 0x01
-    }
-    // The encoder fails only when out of memory.
-    guard let png = try? PNG.encode(RGBAImage(width: 260, height: 260, bytes: bytes)) else {
-      fatalError("cannot encode a test photo")
-    }
-    return png
-  }()
+  static let largePhoto = Bowtie.noisePNG(seed: 0x0B_AD_5EED)
 
   private func photoFolder(_ bowtie: Bowtie) -> URL {
     bowtie.folder.appendingPathComponent(".BowTies_SUPPORT/_EXTERNAL_DATA")
