@@ -227,6 +227,17 @@ extension BowTieStore {
             attribute: "searchKey", reason: "'\(tie.searchKey)' is already used by \(other)"))
       }
     }
+    // New bytes, not yet checked (a library caller's): checked now, as every photo is on
+    // its way in. Bytes read from the store are not: a photo stored before photos were
+    // checked must not stop an edit of the price.
+    if let data = tie.photoData, tie.storedPhotoByteCount == nil, tie.photoDescription == nil {
+      do {
+        tie.setPhoto(try PhotoIntake.check(data))
+      } catch {
+        throw BowTieError.invalidTie(
+          name: tie.name, ValidationFailure(attribute: "photoData", reason: error.description))
+      }
+    }
     // New bytes decide where the photo lives; without them, an external photo the tie
     // already refers to stays as it is.
     if let data = tie.photoData {

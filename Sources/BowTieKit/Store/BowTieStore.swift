@@ -265,7 +265,8 @@ public struct BowTieStore: Sendable {
 
   /// Brings the schema up to date, refusing a store from a newer bowties.
   private func migrate(lockFile: URL?) throws(BowTieError) {
-    let migrator = Schema.migrator
+    let photos = self.photos
+    let migrator = Schema.migrator { name in try? Data(contentsOf: photos.url(for: name)) }
     do {
       let (superseded, complete) = try dbWriter.read { db in
         (try migrator.hasBeenSuperseded(db), try migrator.hasCompletedMigrations(db))

@@ -18,7 +18,7 @@ enum ExitStatus {
     case .noSuchTie, .ambiguousTie: noSuchTie
     case .usage: usage
     case .invalidTie, .invalidSeedEntry, .invalidSeedFile, .invalidValue: invalidData
-    case .inputUnreadable, .seedImageUnreadable, .noPhoto: inputUnreadable
+    case .inputUnreadable, .seedImageUnreadable, .seedImageMissing, .noPhoto: inputUnreadable
     case .transformerNotRegistered: software
     case .outputUnwritable: cannotCreate
     case .storeUnreadable, .storeNotWritable, .storeFromNewerVersion, .photoUnavailable:
