@@ -92,8 +92,8 @@ extension BowTieError: LocalizedError {
       let label = name.map { " (\($0))" } ?? ""
       let whereLooked =
         catalogsFound
-        ? "in none of \(places.joined(separator: ", "))"
-        : "in \(places.joined(separator: ", ")), and no asset catalog (*.xcassets) is beside the plist"
+        ? "not in \(places.joined(separator: " nor in "))"
+        : "not in \(places.joined(separator: " nor in ")), and no asset catalog (*.xcassets) is beside the plist"
       return "entry \(index)\(label): imageName: \(imageName) is \(whereLooked); "
         + "seed with --no-photos to add the ties without their photos"
     case .invalidSeedFile(let source, let reason):

@@ -103,11 +103,15 @@ int bowties_pdf_render(const uint8_t *data, size_t size, float scale, uint64_t m
     fz_irect box = fz_round_rect(fz_transform_rect(bounds, transform));
     int64_t w = (int64_t)box.x1 - box.x0, h = (int64_t)box.y1 - box.y0;
     if (w <= 0 || h <= 0) fz_throw(context, FZ_ERROR_GENERIC, "the page is empty");
-    if ((uint64_t)w * (uint64_t)h > max_pixels)
-      fz_throw(context, FZ_ERROR_GENERIC,
+    if ((uint64_t)w * (uint64_t)h > max_pixels) {
+      // MuPDF's own formatting knows no long long: the text is made here.
+      char text[BOWTIES_MESSAGE_SIZE];
+      snprintf(text, sizeof text,
                "the page is %g×%g points, %lld×%lld pixels at %g×: more than %llu megapixels",
                *points_wide, *points_high, (long long)w, (long long)h, scale,
                (unsigned long long)(max_pixels / 1000000));
+      fz_throw(context, FZ_ERROR_GENERIC, "%s", text);
+    }
     pixmap = fz_new_pixmap_from_page(context, page, transform, fz_device_rgb(context), 1);
     uint32_t pw = (uint32_t)fz_pixmap_width(context, pixmap);
     uint32_t ph = (uint32_t)fz_pixmap_height(context, pixmap);

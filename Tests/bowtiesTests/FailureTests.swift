@@ -156,8 +156,7 @@ struct InterruptedSeedTests {
     try FileManager.default.createDirectory(at: images, withIntermediateDirectories: true)
     var entries = ""
     for index in 0..<100 {
-      var photo = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
-      photo.append(photoNoise(count: 200_000, seed: UInt64(index)))
+      let photo = testPNG(bytes: 200_000, seed: UInt64(index))
       try photo.write(to: images.appendingPathComponent("p\(index).png"))
       entries += """
         <dict><key>name</key><string>Photo Tie \(index)</string><key>searchKey</key>
@@ -200,14 +199,5 @@ struct InterruptedSeedTests {
     }
     // Without this the test could pass without ever killing a seed mid-write.
     #expect(interruptedMidWrite > 0)
-  }
-
-  private func photoNoise(count: Int, seed: UInt64) -> Data {
-    var state = seed &+ 0x9E37_79B9_7F4A_7C15
-    return Data(
-      (0..<count).map { _ in
-        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-        return UInt8(truncatingIfNeeded: state >> 33)
-      })
   }
 }

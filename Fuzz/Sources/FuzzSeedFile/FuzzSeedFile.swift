@@ -10,10 +10,17 @@ import BowTieKit
 import Foundation
 import FuzzSupport
 
-/// Photos for the `imageName`s of SampleData.plist, so its entries parse whole from memory.
+/// Photos for the `imageName`s of SampleData.plist, so its entries parse whole from memory:
+/// a 1×1 PNG each, since photos are decoded on their way in.
 let photos: [String: Data] = Dictionary(
   uniqueKeysWithValues: ["red", "orange", "yellow", "green", "blue", "indigo", "violet"].map {
-    ("\($0).png", Data("\($0) photo".utf8))
+    (
+      "\($0).png",
+      Data(
+        base64Encoded:
+          "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGM4IafxHwAEzgIOvZGGtQAAAABJRU5ErkJggg=="
+      )!
+    )
   })
 
 /// Every seed here is a dry run, rolled back, so the store stays empty.

@@ -447,7 +447,8 @@ private struct EntryReader {
     guard data.count <= SeedFile.maximumPhotoSize else {
       throw failure("photoData", "is larger than \(SeedFile.maximumPhotoSize >> 20) MiB")
     }
-    return data
+    // Empty data is no image: the tie has no photo.
+    return data.isEmpty ? nil : data
   }
 
   func timesWorn() throws(BowTieError) -> Int32 {

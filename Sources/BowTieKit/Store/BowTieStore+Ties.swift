@@ -13,7 +13,11 @@ extension BowTieStore {
   {
     var tie = try read { db in try Self.resolve(query, in: db) }
     if loadingPhoto {
+      // The same photo, its bytes now at hand: what the store recorded of it stays.
+      let (byteCount, description) = (tie.storedPhotoByteCount, tie.storedPhotoDescription)
       tie.photoData = try photoData(of: tie)
+      tie.storedPhotoByteCount = byteCount
+      tie.storedPhotoDescription = description
     }
     return tie
   }

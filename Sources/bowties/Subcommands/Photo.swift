@@ -37,7 +37,9 @@ extension Bowties {
       let exists = FileManager.default.fileExists(atPath: output, isDirectory: &isDirectory)
       if (exists && isDirectory.boolValue) || output.hasSuffix("/") {
         let name = Exporter.photoFileStem(found) + "." + (format ?? .png).fileExtension
-        let file = URL(fileURLWithPath: output, isDirectory: true).appendingPathComponent(name)
+        let folder = URL(fileURLWithPath: output, isDirectory: true)
+        try AtomicFile.createFolder(folder)
+        let file = folder.appendingPathComponent(name)
         try AtomicFile.write(data, to: file)
         print(file.path)
         return
