@@ -33,7 +33,9 @@ struct PhotoStoreTests {
 
   @Test("a photo that does not decode is refused; a HEIC names the command that converts it")
   func refusals() throws {
-    #expect(throws: (any Error).self) { try PhotoIntake.check(try Self.photo("corrupt/truncated.jpg")) }
+    #expect(throws: (any Error).self) {
+      try PhotoIntake.check(try Self.photo("corrupt/truncated.jpg"))
+    }
     #expect(throws: (any Error).self) {
       try PhotoIntake.check(try Self.photo("corrupt/signature-only.png"))
     }
@@ -52,12 +54,14 @@ struct PhotoStoreTests {
   @Test("a library caller's unchecked bytes are checked when saved")
   func saveChecks() throws {
     let store = try BowTieStore.inMemory()
-    let bad = BowTie(name: "Bad", searchKey: "BAD", photoData: try Self.photo("corrupt/garbage.jpg"))
+    let bad = BowTie(
+      name: "Bad", searchKey: "BAD", photoData: try Self.photo("corrupt/garbage.jpg"))
     #expect {
       try store.add(bad)
     } throws: { error in
       guard case .invalidTie("Bad", let failure)? = error as? BowTieError else { return false }
-      return failure.attribute == "photoData" && failure.reason.hasPrefix("not a readable JPEG image")
+      return failure.attribute == "photoData"
+        && failure.reason.hasPrefix("not a readable JPEG image")
     }
     let good = try store.add(
       BowTie(name: "Good", searchKey: "GOOD", photoData: try Self.photo("phone.jpg")))
@@ -85,9 +89,11 @@ struct PhotoStoreTests {
     #expect(
       byKey["Y"]?.photoData
         == (try Data(
-          contentsOf: catalog.appendingPathComponent("bowties/summer/yellow.imageset/yellow@3x.png"))))
+          contentsOf: catalog.appendingPathComponent("bowties/summer/yellow.imageset/yellow@3x.png")
+        )))
     for key in ["G", "B", "I", "V"] {
-      #expect(byKey[key]?.photoDescription == PhotoDescription(format: .png, width: 300, height: 300))
+      #expect(
+        byKey[key]?.photoDescription == PhotoDescription(format: .png, width: 300, height: 300))
     }
   }
 
@@ -105,7 +111,8 @@ struct PhotoStoreTests {
     let file = try folder.writePlist([tieEntry("A", key: "A", imageName: "red.png")])
     #expect {
       try SeedFile.parse(
-        Data(contentsOf: file), source: "x", images: .folder(folder.url.appendingPathComponent("images")))
+        Data(contentsOf: file), source: "x",
+        images: .folder(folder.url.appendingPathComponent("images")))
     } throws: { error in
       (error as? BowTieError)?.localizedDescription.hasSuffix(
         "has more than one image set named red: a/red.imageset, b/red.imageset") == true

@@ -200,7 +200,8 @@ struct SeedFileTests {
       try SeedFile.parse(Data(contentsOf: missing), source: "x", images: .folder(images))
     } throws: { error in
       guard
-        case BowTieError.seedImageMissing(0, "A", "nope", let places, false)? = error as? BowTieError
+        case BowTieError.seedImageMissing(0, "A", "nope", let places, false)? = error
+          as? BowTieError
       else { return false }
       return places == [images.path + "/"]
     }

@@ -23,7 +23,8 @@ enum Quarters {
 
   /// Within JPEG's error of `expected`.
   static func close(_ pixel: RGBA, _ expected: RGBA) -> Bool {
-    abs(Int(pixel.red) - Int(expected.red)) <= 24 && abs(Int(pixel.green) - Int(expected.green)) <= 24
+    abs(Int(pixel.red) - Int(expected.red)) <= 24
+      && abs(Int(pixel.green) - Int(expected.green)) <= 24
       && abs(Int(pixel.blue) - Int(expected.blue)) <= 24 && pixel.alpha == 255
   }
 

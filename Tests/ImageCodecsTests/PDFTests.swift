@@ -26,7 +26,8 @@ struct PDFTests {
     #expect(edge != nil)
   }
 
-  @Test("a damaged PDF is an error with MuPDF's reason", arguments: ["garbage.pdf", "truncated.pdf"])
+  @Test(
+    "a damaged PDF is an error with MuPDF's reason", arguments: ["garbage.pdf", "truncated.pdf"])
   func damaged(name: String) throws {
     let data = try Fixture.data("corrupt/\(name)")
     #expect {
@@ -40,7 +41,8 @@ struct PDFTests {
   @Test("a page too large to rasterize is refused before it is drawn")
   func hugePage() throws {
     var text = try String(contentsOf: Self.red, encoding: .utf8)
-    text = text.replacingOccurrences(of: "/MediaBox [0 0 128 128]", with: "/MediaBox [0 0 9000 9000]")
+    text = text.replacingOccurrences(
+      of: "/MediaBox [0 0 128 128]", with: "/MediaBox [0 0 9000 9000]")
     #expect {
       try PDF.render(Data(text.utf8), scale: 3)
     } throws: { error in

@@ -67,13 +67,16 @@ struct PhonePhotoTests {
     let edited = try bowtie("edit", "R", "--photo", file.path)
     #expect(edited.status == 0, "\(edited.stderr)")
     #expect(edited.stdout.contains("  Photo       JPEG 480×640, 63.5 KB\n"))
-    let json = try JSONSerialization.jsonObject(
-      with: Data(try bowtie("show", "R", "--json").stdout.utf8)) as? [String: Any]
+    let json =
+      try JSONSerialization.jsonObject(
+        with: Data(try bowtie("show", "R", "--json").stdout.utf8)) as? [String: Any]
     #expect(json?["photoFormat"] as? String == "jpeg")
     #expect(json?["photoWidth"] as? Int == 480 && json?["photoHeight"] as? Int == 640)
     #expect(json?["photoBytes"] as? Int == original.count)
     // The bytes given, not a re-encoding: as Core Data keeps Binary Data.
-    #expect(try bowtie.sqlite("SELECT hex(photoData) = '\(original.hexText)' FROM bowTie WHERE searchKey = 'R'") == "1\n")
+    #expect(
+      try bowtie.sqlite(
+        "SELECT hex(photoData) = '\(original.hexText)' FROM bowTie WHERE searchKey = 'R'") == "1\n")
     let shown = try bowtie("show", "R", "--image", "always", environment: ["COLUMNS": "100"])
     #expect(shown.status == 0 && shown.stderr.isEmpty)
     try expectGolden(shown.stdout, "show-phone-jpeg.ansi")
@@ -91,7 +94,10 @@ struct PhonePhotoTests {
         "photo.heic",
         "a HEIC image, which bowties cannot read (PNG and JPEG only); convert it first: heif-convert "
       ),
-      ("photo.gif", "a GIF image, which bowties cannot read (PNG and JPEG only); convert it first: "),
+      (
+        "photo.gif",
+        "a GIF image, which bowties cannot read (PNG and JPEG only); convert it first: "
+      ),
     ])
   func refused(name: String, reason: String) throws {
     let bowtie = Bowtie()
@@ -104,7 +110,8 @@ struct PhonePhotoTests {
         Bowtie.binary.path, command + ["--photo", file, "--store", bowtie.store])
       #expect(result.status == 66, "\(command): \(result.stderr)")
       #expect(result.stdout.isEmpty)
-      #expect(result.stderr.hasPrefix("bowties: cannot read \(file): \(reason)"), "\(result.stderr)")
+      #expect(
+        result.stderr.hasPrefix("bowties: cannot read \(file): \(reason)"), "\(result.stderr)")
       #expect(result.stderr.split(separator: "\n").count == 1)
     }
     #expect(try bowtie("show", "R", "--json").stdout == before)
@@ -138,7 +145,9 @@ struct PhonePhotoTests {
     #expect(result.stderr == expected)
   }
 
-  @Test("photo --output writes the bytes given; refuses an extension of another format; names the file in a folder")
+  @Test(
+    "photo --output writes the bytes given; refuses an extension of another format; names the file in a folder"
+  )
   func photoOutput() throws {
     let bowtie = Bowtie()
     defer { bowtie.remove() }
@@ -149,7 +158,8 @@ struct PhonePhotoTests {
     #expect(
       wrong.stderr
         == "bowties: the photo of Red Bow Tie is a JPEG: name the file red.jpg, or give a folder\n")
-    #expect(!FileManager.default.fileExists(atPath: bowtie.folder.appendingPathComponent("red.png").path))
+    #expect(
+      !FileManager.default.fileExists(atPath: bowtie.folder.appendingPathComponent("red.png").path))
     for name in ["red.jpg", "red.JPEG", "red"] {
       #expect(try bowtie("photo", "R", "-o", name).status == 0)
       #expect(try Data(contentsOf: bowtie.folder.appendingPathComponent(name)) == original)
@@ -190,7 +200,8 @@ struct PhonePhotoTests {
         "Assets.xcassets/bowties/orange.imageset/orange@3x.jpg"))
     #expect(try photoLine("O") == "  Photo       JPEG 120×90, 3.9 KB")
     #expect(
-      try bowtie.sqlite("SELECT hex(photoData) = '\(orange.hexText)' FROM bowTie WHERE searchKey = 'O'")
+      try bowtie.sqlite(
+        "SELECT hex(photoData) = '\(orange.hexText)' FROM bowTie WHERE searchKey = 'O'")
         == "1\n")
     #expect(try photoLine("Y") == "  Photo       PNG 96×96, 1.3 KB")
     #expect(try photoLine("G").hasPrefix("  Photo       PNG 300×300, "))
@@ -241,6 +252,37 @@ struct PhonePhotoTests {
     let shown = try bowtie("show", "R").stdout
     #expect(shown.contains("  Rating      4/5\n"), "the plist's values")
     #expect(shown.contains("  Photo       JPEG 480×640, 63.5 KB\n"), "the photo it had")
+  }
+
+  @Test("doctor compares each photo with what its row says, and repairs the row")
+  func doctorChecksPhotos() throws {
+    let bowtie = Bowtie()
+    defer { bowtie.remove() }
+    try bowtie("show", "R")
+    // Another tool put the phone's JPEG in, leaving the red PNG's columns; and garbage in O.
+    let phone = try Data(contentsOf: Fixtures.photo("phone.jpg"))
+    try bowtie.sqlite(
+      "UPDATE bowTie SET photoData = X'\(phone.hexText)', photoSize = \(phone.count) WHERE searchKey = 'R'"
+    )
+    try bowtie.sqlite("UPDATE bowTie SET photoData = X'00FF', photoSize = 2 WHERE searchKey = 'O'")
+    let found = try bowtie("doctor")
+    #expect(found.status == 65)
+    #expect(
+      found.stdout.contains(
+        "problem   invalidRow  Red Bow Tie (R): its photo columns (PNG 128×128) do not match its photo (JPEG 480×640)"
+      ))
+    #expect(
+      found.stdout.contains(
+        "problem   photo  Orange Bow Tie (O): its photo is not a readable PNG or JPEG image; replace it with edit --photo or --no-photo"
+      ))
+    let repaired = try bowtie("doctor", "--repair")
+    #expect(repaired.stdout.contains("repaired  invalidRow  Red Bow Tie (R): its photo columns"))
+    #expect(try bowtie("show", "R").stdout.contains("  Photo       JPEG 480×640, 63.5 KB\n"))
+    #expect(try bowtie("show", "O").stdout.contains("  Photo       2 bytes\n"))
+    // Undo of an edit puts the photo back with what is known of it.
+    #expect(try bowtie("edit", "G", "--photo", Fixtures.photo("phone.jpg").path).status == 0)
+    #expect(try bowtie("undo").status == 0)
+    #expect(try bowtie("show", "G").stdout.contains("  Photo       PNG 128×128, 10.7 KB\n"))
   }
 
   /// Compares with `Golden/NAME`, or rewrites it when `BOWTIES_UPDATE_GOLDEN=1`.

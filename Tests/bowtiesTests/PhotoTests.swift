@@ -209,7 +209,8 @@ struct PhotoTests {
     #expect(
       refused.stderr.hasPrefix("bowties: cannot read \(file.path): not a readable PNG image ("))
     #expect(refused.stderr.split(separator: "\n").count == 1)
-    #expect(try bowtie("show", "R").stdout.contains("Photo       PNG 128×128, 10.8 KB"), "unchanged")
+    #expect(
+      try bowtie("show", "R").stdout.contains("Photo       PNG 128×128, 10.8 KB"), "unchanged")
     try bowtie.sqlite(
       "UPDATE bowTie SET photoData = X'\(bad.map { String(format: "%02X", $0) }.joined())', "
         + "photoSize = \(bad.count), photoFormat = NULL, photoWidth = NULL, photoHeight = NULL "

@@ -23,7 +23,8 @@ func check(_ data: Data) {
     let whole = must("decoding an accepted photo") { try ImageDecoder.decode(checked.data) }
     expect(
       whole.width == description.width && whole.height == description.height,
-      "decoded \(whole.width)×\(whole.height), described \(description.width)×\(description.height)")
+      "decoded \(whole.width)×\(whole.height), described \(description.width)×\(description.height)"
+    )
     let small = must("decoding an accepted photo scaled") {
       try ImageDecoder.decode(checked.data) { info in
         (max(1, info.width / 8), max(1, info.height / 8))
