@@ -30,6 +30,9 @@ public enum BowTieError: Error, Equatable, Sendable {
 
   /// An input file is missing or cannot be read.
   case inputUnreadable(path: String, reason: String)
+  /// A backup to restore holds what bowties refuses to use (a photo file name or an undo
+  /// entry that could reach outside the store).
+  case invalidBackup(path: String, reason: String)
   /// The photo a seed entry names cannot be read, or is not a photo bowties can use.
   case seedImageUnreadable(index: Int, name: String?, path: String, reason: String)
   /// The photo a seed entry names is in none of the places looked in (`images/`, then
@@ -102,6 +105,8 @@ extension BowTieError: LocalizedError {
       return reason
     case .inputUnreadable(let path, let reason):
       return "cannot read \(path): \(reason)"
+    case .invalidBackup(let path, let reason):
+      return "cannot restore \(path): \(reason); nothing was changed"
     case .outputUnwritable(let path, let reason):
       return "cannot write \(path): \(reason)"
     case .storeUnreadable(let path, let reason):

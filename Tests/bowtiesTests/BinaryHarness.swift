@@ -1,4 +1,6 @@
 import Foundation
+import ImageCodecs
+import TerminalImage
 
 /// Runs the `bowties` binary as a user would. By default the debug build beside the
 /// test bundle; `BOWTIES_BINARY` points the same tests at the build that ships.
@@ -74,10 +76,33 @@ struct Bowtie: Sendable {
       stderr: String(decoding: errorData.wait(), as: UTF8.self))
   }
 
-  /// Runs sqlite3 on the test's store.
+  /// Runs sqlite3 on the test's store; an SQL error fails the test's step, so that a set-up
+  /// that did not happen cannot pass for one that did.
   @discardableResult
   func sqlite(_ sql: String) throws -> String {
-    try run("/usr/bin/sqlite3", [store, sql]).stdout
+    let result = try run("/usr/bin/sqlite3", [store, sql])
+    guard result.status == 0 else { throw SQLiteFailure(sql: sql, result: result) }
+    return result.stdout
+  }
+
+  struct SQLiteFailure: Error {
+    var sql: String
+    var result: Result
+  }
+
+  /// A real PNG of noise, 260 × 260 pixels: about 270 KB, so above the 128 KiB cutoff for
+  /// external storage, and different for each seed.
+  static func noisePNG(seed: UInt64) -> Data {
+    var state = seed &+ 0x9E37_79B9_7F4A_7C15
+    let bytes = (0..<(260 * 260 * 4)).map { _ in
+      state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      return UInt8(truncatingIfNeeded: state >> 33) | 0x01
+    }
+    // The encoder fails only when out of memory.
+    guard let png = try? PNG.encode(RGBAImage(width: 260, height: 260, bytes: bytes)) else {
+      fatalError("cannot encode a test photo")
+    }
+    return png
   }
 
   /// Parses `list --json`.

@@ -278,11 +278,8 @@ extension BowTie {
   /// and decimals (`19.99`), whatever the locale. Exact: `Decimal`, never `Double`.
   public static func parsePrice(_ text: String) throws(BowTieError) -> Decimal {
     let trimmed = text.trimmingSpaces()
-    let parts = trimmed.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
-    let isDecimal =
-      !trimmed.isEmpty && parts.allSatisfy { $0.allSatisfy { $0.isASCII && $0.isNumber } }
-      && !(parts.first?.isEmpty ?? true) && !(parts.count == 2 && parts[1].isEmpty)
-    guard isDecimal, let value = Decimal(string: trimmed, locale: Locale(identifier: "en_US_POSIX"))
+    guard PlainDecimal.isPlain(trimmed),
+      let value = Decimal(string: trimmed, locale: Locale(identifier: "en_US_POSIX"))
     else {
       let hint = trimmed.contains(",") ? " (write decimals with a dot: 19.99)" : ""
       throw .invalidValue("'\(text)' is not a price: use an amount such as 19.99\(hint)")
@@ -312,11 +309,7 @@ extension BowTie {
   public static func parseRating(_ text: String) throws(BowTieError) -> Double {
     let trimmed = text.trimmingSpaces()
     guard !trimmed.isEmpty else { throw .invalidValue("a rating is needed: a number from 0 to 5") }
-    let parts = trimmed.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
-    let isDecimal =
-      parts.allSatisfy { $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }
-      && !(parts.first?.isEmpty ?? true) && !(parts.count == 2 && parts[1].isEmpty)
-    guard isDecimal, let value = Double(trimmed) else {
+    guard PlainDecimal.isPlain(trimmed), let value = Double(trimmed) else {
       let hint = trimmed.contains(",") ? " (write decimals with a dot: 4.5)" : ""
       throw .invalidValue("'\(text)' is not a rating: use a number from 0 to 5\(hint)")
     }

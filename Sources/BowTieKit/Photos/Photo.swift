@@ -119,3 +119,12 @@ extension BowTie {
     externalPhotoName = stored.externalPhotoName
   }
 }
+
+extension BowTieStore {
+  /// The bytes of the external photo file `name`, or nil when it is missing, unreadable, or
+  /// `name` is not a photo file's name: for describing a photo, which needs no more.
+  @Sendable func photoFileContents(_ name: String) -> Data? {
+    guard let file = try? photos.file(named: name) else { return nil }
+    return try? Data(contentsOf: file)
+  }
+}

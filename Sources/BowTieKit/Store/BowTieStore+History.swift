@@ -80,6 +80,12 @@ extension BowTieStore {
   public func undo() throws(BowTieError) -> UndoneChange? {
     try write { db, changes in
       while let entry = try UndoEntry.order(UndoEntry.Columns.id.desc).fetchOne(db) {
+        if let problem = try entry.problem(in: db) {
+          throw BowTieError.storeUnreadable(
+            path: "",
+            reason: "undo entry \(entry.id ?? 0) cannot be undone: \(problem); "
+              + "bowties doctor --repair removes it")
+        }
         _ = try entry.delete(db)
         if let file = entry.change.photoFile { changes.released.insert(file) }
         if case .remove(let previous) = entry.change {
@@ -148,9 +154,7 @@ extension BowTieStore {
   private func describePhotoIfUnrecorded(_ snapshot: TieSnapshot, in db: Database) throws {
     guard snapshot.columns["photoFormat"] == nil, case .text(let id)? = snapshot.columns["id"]
     else { return }
-    try Schema.describePhoto(ofTie: id, in: db) { name in
-      try? Data(contentsOf: photos.url(for: name))
-    }
+    try Schema.describePhoto(ofTie: id, in: db, readingPhotoFile: photoFileContents)
   }
 
   /// Re-inserts a removed tie's row and its wears.

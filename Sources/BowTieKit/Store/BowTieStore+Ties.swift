@@ -53,15 +53,7 @@ extension BowTieStore {
   /// or the photo is inline. Cheaper than ``photoData(of:)``: it only checks the size.
   public func photoProblem(of tie: BowTie) -> BowTieError? {
     guard let name = tie.externalPhotoName else { return nil }
-    let file = photos.url(for: name).path
-    guard let size = photos.size(of: name) else {
-      return .photoUnavailable(tie: tie.name, path: file, reason: "is missing")
-    }
-    if let expected = tie.storedPhotoByteCount, expected != size {
-      return .photoUnavailable(
-        tie: tie.name, path: file, reason: "is damaged (\(size) bytes, expected \(expected))")
-    }
-    return nil
+    return photos.problem(with: name, expectedSize: tie.storedPhotoByteCount, tie: tie.name)
   }
 
   static func resolve(_ query: String, in db: Database) throws -> BowTie {

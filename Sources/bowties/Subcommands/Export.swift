@@ -62,7 +62,8 @@ extension Bowties {
       }
       try AtomicFile.write(
         result.document, to: folder.appendingPathComponent(exporter.folderFileName))
-      print("exported \(items.count) ties and \(result.images.count) photos to \(folder.path)")
+      Terminal.printLine(
+        "exported \(items.count) ties and \(result.images.count) photos to \(folder.path)")
     }
   }
 }

@@ -43,7 +43,7 @@ extension Bowties {
       }
       for record in records {
         let when = TieOutput.dateTimeFormatter.string(from: record.event.wornAt)
-        print("\(when)  \(record.searchKey)  \(record.name)")
+        Terminal.printLine("\(when)  \(record.searchKey)  \(record.name)")
       }
     }
 

@@ -67,7 +67,8 @@ extension Bowties {
       if output.json {
         try TieOutput(json: true).printJSON(summary)
       } else {
-        print("added \(summary.added), replaced \(summary.replaced), skipped \(summary.skipped)")
+        Terminal.printLine(
+          "added \(summary.added), replaced \(summary.replaced), skipped \(summary.skipped)")
       }
     }
 
@@ -92,9 +93,9 @@ extension Bowties {
       }
       for (entry, outcome) in zip(entries, outcomes) {
         let verb = outcome.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)
-        print("\(verb)\(entry.tie.searchKey)  \(entry.tie.name)")
+        Terminal.printLine("\(verb)\(entry.tie.searchKey)  \(entry.tie.name)")
       }
-      print(
+      Terminal.printLine(
         "would add \(summary.added), replace \(summary.replaced), skip \(summary.skipped); "
           + "nothing changed")
     }

@@ -17,7 +17,8 @@ enum ExitStatus {
     switch error {
     case .noSuchTie, .ambiguousTie: noSuchTie
     case .usage: usage
-    case .invalidTie, .invalidSeedEntry, .invalidSeedFile, .invalidValue: invalidData
+    case .invalidTie, .invalidSeedEntry, .invalidSeedFile, .invalidValue, .invalidBackup:
+      invalidData
     case .inputUnreadable, .seedImageUnreadable, .seedImageMissing, .noPhoto: inputUnreadable
     case .transformerNotRegistered: software
     case .outputUnwritable: cannotCreate

@@ -72,17 +72,18 @@ struct TieOutput {
   /// The name, then one aligned line per attribute, without line breaks.
   func detailLines(_ tie: BowTie) -> [String] {
     let rows: [(String, String)] = [
-      ("Key", tie.searchKey),
+      ("Key", tie.searchKey.withVisibleControlCharacters),
       ("Rating", "\(BowTie.formatRating(tie.rating))/5"),
       ("Times worn", String(tie.timesWorn)),
       ("Last worn", tie.lastWorn.map(Self.day) ?? "never"),
       ("Favorite", tie.isFavorite ? "yes" : "no"),
-      ("URL", tie.url?.absoluteString ?? "none"),
+      ("URL", tie.url?.absoluteString.withVisibleControlCharacters ?? "none"),
       ("Price", tie.price.map(Self.formatPrice) ?? "none"),
       ("Color", colorText(tie)),
       ("Photo", Self.photoText(tie)),
     ]
-    return [color ? Terminal.bold(tie.name) : tie.name]
+    let name = tie.name.withVisibleControlCharacters
+    return [color ? Terminal.bold(name) : name]
       + rows.map { label, value in
         // The labels are short ASCII; Foundation's padding(toLength:) would go through
         // NSString, three protocol-conformance scans on every show.
@@ -113,16 +114,18 @@ struct TieOutput {
   /// Many ties, one line each for people: `list` (``streamJSON(from:_:)`` for scripts).
   func printList(_ ties: [BowTie], store: BowTieStore) {
     for tie in ties { warnAbout(tie, store: store) }
-    let keyWidth = ties.map(\.searchKey.count).max() ?? 1
-    let nameWidth = ties.map(\.name.count).max() ?? 1
-    for tie in ties {
+    let keys = ties.map(\.searchKey.withVisibleControlCharacters)
+    let names = ties.map(\.name.withVisibleControlCharacters)
+    let keyWidth = keys.map(\.count).max() ?? 1
+    let nameWidth = names.map(\.count).max() ?? 1
+    for (index, tie) in ties.enumerated() {
       let worn =
         tie.timesWorn == 0
         ? "never worn"
         : "worn \(tie.timesWorn)×, last \(tie.lastWorn.map(Self.day) ?? "?")"
       let fields = [
-        tie.searchKey.padding(toLength: keyWidth, withPad: " ", startingAt: 0),
-        tie.name.padding(toLength: nameWidth, withPad: " ", startingAt: 0),
+        keys[index].padding(toLength: keyWidth, withPad: " ", startingAt: 0),
+        names[index].padding(toLength: nameWidth, withPad: " ", startingAt: 0),
         "\(BowTie.formatRating(tie.rating))/5".padding(toLength: 5, withPad: " ", startingAt: 0),
         tie.isFavorite ? "★" : " ",
         colorText(tie),
