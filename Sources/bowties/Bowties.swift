@@ -18,7 +18,8 @@ struct Bowties: ParsableCommand {
       "Café Bow Tie"), or an id.
 
       Exit status: 0 success; 1 no such tie, or an ambiguous TIE; 64 usage error; \
-      65 invalid data; 66 an input file missing or unreadable; 70 internal error; \
+      65 invalid data; 66 an input file missing, unreadable or unusable (a photo that \
+      does not decode); 70 internal error; \
       74 the store unreadable, unwritable, damaged or from a newer bowties; \
       75 the store busy past the timeout ($BOWTIES_BUSY_TIMEOUT seconds, default 10).
       """,

@@ -69,7 +69,7 @@ struct InventoryTests {
     edit.name = "Crimson Bow Tie"
     edit.rating = 2
     edit.price = Decimal(string: "24.5")
-    edit.photo = .replace(photoBytes(count: 200_000, seed: 11))
+    edit.photo = .replace(try PhotoIntake.check(photoBytes(count: 200_000, seed: 11)))
     let edited = try store.edit("R", edit)
     #expect(edited.name == "Crimson Bow Tie" && edited.rating == 2 && edited.searchKey == "R")
     #expect(edited.timesWorn == before.timesWorn && edited.tintColor == before.tintColor)
@@ -97,7 +97,7 @@ struct InventoryTests {
   func removeAndUndo() throws {
     let (folder, store) = try samples()
     var edit = TieEdit()
-    edit.photo = .replace(photoBytes(count: 300_000, seed: 12))
+    edit.photo = .replace(try PhotoIntake.check(photoBytes(count: 300_000, seed: 12)))
     try store.edit("B", edit)
     try store.wear("B", on: Date(timeIntervalSince1970: 1_795_248_000))
     let before = try store.tie(matching: "B", loadingPhoto: true)

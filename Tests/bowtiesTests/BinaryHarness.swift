@@ -1,4 +1,5 @@
 import Foundation
+import ImageCodecs
 import TerminalImage
 
 /// Runs the `bowties` binary as a user would. By default the debug build beside the
@@ -128,4 +129,52 @@ final class ErrorCollector: @unchecked Sendable {
     done.wait()
     return data
   }
+}
+
+/// A valid PNG of exactly `bytes` bytes (at least 82), different for each seed: a 1×1
+/// image made up to size by a private ancillary chunk of random bytes, which decoders
+/// skip. Photos are decoded on their way in, so a stand-in of a given size must be real.
+func testPNG(bytes: Int, seed: UInt64 = 0x5EED) -> Data {
+  let pixel = Data(
+    base64Encoded:
+      "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGM4IafxHwAEzgIOvZGGtQAAAABJRU5ErkJggg=="
+  )!
+  let filler = bytes - pixel.count - 12
+  precondition(filler >= 0, "a PNG of \(bytes) bytes is too small for its chunks")
+  var state = seed
+  var body = Data("prVt".utf8)
+  body.reserveCapacity(filler + 4)
+  for _ in 0..<filler {
+    state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+    body.append(UInt8(truncatingIfNeeded: state >> 33))
+  }
+  var crc: UInt32 = 0xFFFF_FFFF
+  for byte in body {
+    crc = crcTable[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8)
+  }
+  crc = ~crc
+  var chunk = Data()
+  for shift in [24, 16, 8, 0] { chunk.append(UInt8(truncatingIfNeeded: filler >> shift)) }
+  chunk += body
+  for shift in [24, 16, 8, 0] { chunk.append(UInt8(truncatingIfNeeded: crc >> shift)) }
+  return pixel.prefix(pixel.count - 12) + chunk + pixel.suffix(12)
+}
+
+/// The fixtures `scripts/make-photo-fixtures.py` writes.
+enum Fixtures {
+  static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent().appendingPathComponent("Fixtures")
+
+  static func photo(_ name: String) -> URL {
+    folder.appendingPathComponent("Photos").appendingPathComponent(name)
+  }
+
+  static let bookProject = folder.appendingPathComponent("BookProject/BowTies")
+}
+
+/// PNG's chunk checksum (ISO 3309 CRC-32), a byte at a time.
+private let crcTable: [UInt32] = (0..<256).map { index in
+  var crc = UInt32(index)
+  for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+  return crc
 }

@@ -5,14 +5,8 @@ import Testing
 @Suite("Maintenance")
 struct MaintenanceCommandTests {
   private func photo(bytes: Int) -> Data {
-    // Not a real PNG: the store keeps bytes; only the size decides where they live.
-    var data = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
-    var state: UInt64 = 0x5EED
-    while data.count < bytes {
-      state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-      data.append(UInt8(truncatingIfNeeded: state >> 33))
-    }
-    return data
+    // Only the size decides where a photo lives.
+    testPNG(bytes: bytes)
   }
 
   private var photoFolder: (Bowtie) -> URL {

@@ -8,7 +8,7 @@ public enum ExportFormat: String, CaseIterable, Sendable {
 /// Writes ties in the seed format, so that what `export` writes, `seed` reads back.
 ///
 /// `plist` and `json` carry every attribute under the seed format's keys. Exported to a
-/// folder, photos become `images/<key>.png` files named by `imageName`; exported to one
+/// folder, photos become `images/<key>.png` (or `.jpg`) files named by `imageName`; exported to one
 /// file, they travel inside it as `photoData` (plist data, base64 in JSON). Output is
 /// deterministic: ties in the app's order, keys sorted, dates in whole seconds, so an
 /// export seeded into a new store exports again to the same bytes.
@@ -157,20 +157,30 @@ public struct Exporter: Sendable {
     return lines.joined(separator: "\n") + "\n"
   }
 
-  /// `R.png` from the search key when it makes a safe, unique file name; else the id.
+  /// `R.png` (or `R.jpg` for a JPEG) from the search key when it makes a safe, unique file
+  /// name; else the id.
   static func imageNames(_ ties: [BowTie]) -> [UUID: String] {
     var names: [UUID: String] = [:]
     var used: Set<String> = []
     for tie in ties {
-      let safe = tie.searchKey.allSatisfy {
-        $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_")
-      }
-      var name = safe ? "\(tie.searchKey).png" : "\(tie.id.uuidString).png"
-      if used.contains(name.lowercased()) { name = "\(tie.id.uuidString).png" }
+      let ext = tie.photoDescription?.format.fileExtension ?? PhotoFormat.png.fileExtension
+      var name = "\(photoFileStem(tie)).\(ext)"
+      if used.contains(name.lowercased()) { name = "\(tie.id.uuidString).\(ext)" }
       used.insert(name.lowercased())
       names[tie.id] = name
     }
     return names
+  }
+}
+
+extension Exporter {
+  /// The name a tie's photo file is given, without its extension: the search key when it
+  /// is a safe file name, else the id.
+  public static func photoFileStem(_ tie: BowTie) -> String {
+    let safe = tie.searchKey.allSatisfy {
+      $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_")
+    }
+    return safe ? tie.searchKey : tie.id.uuidString
   }
 }
 

@@ -167,6 +167,7 @@ extension BowTieStore {
           """)
     }
     var fixes: [(id: String, key: String, name: String, wearsBeforeHistory: Int32)] = []
+    var photoFixes: [String] = []
     var photoNamesToClear: [String] = []
     checkup.tiesChecked = rows.count
     for row in rows {
@@ -219,6 +220,7 @@ extension BowTieStore {
           needsFix = true
         }
       }
+      var photo = tie.photoData
       if let name = tie.externalPhotoName, !PhotoStorage.isFileName(name) {
         checkup.report(
           .photoFileName, subject,
@@ -228,20 +230,45 @@ extension BowTieStore {
         photoNamesToClear.append(id)
       } else if let name = tie.externalPhotoName {
         do {
-          _ = try photos.read(name, expectedSize: tie.storedPhotoByteCount, tie: tie.name)
+          photo = try photos.read(name, expectedSize: tie.storedPhotoByteCount, tie: tie.name)
         } catch {
           checkup.report(
             .photo, subject,
             "\(error.localizedDescription); replace it with edit --photo or --no-photo")
         }
       }
+      // What the row says of its photo, against the photo's own header.
+      if let photo {
+        let actual = PhotoDescription(of: photo)
+        if actual == nil {
+          checkup.report(
+            .photo, subject,
+            "its photo is not a readable PNG or JPEG image; replace it with edit --photo or --no-photo"
+          )
+        }
+        if actual != tie.photoDescription {
+          checkup.report(
+            .invalidRow, subject,
+            "its photo columns (\(Self.text(tie.photoDescription))) do not match its photo (\(Self.text(actual)))",
+            repaired: repairing)
+          photoFixes.append(id)
+        }
+      }
       if needsFix { fixes.append((id, key, tie.canonicalName, wearsBeforeHistory)) }
     }
-    guard repairing, !fixes.isEmpty || !photoNamesToClear.isEmpty else { return }
+    guard repairing, !fixes.isEmpty || !photoNamesToClear.isEmpty || !photoFixes.isEmpty
+    else { return }
     try write { db, _ in
       for id in photoNamesToClear {
         try db.execute(
-          sql: "UPDATE bowTie SET photoFile = NULL, photoSize = NULL WHERE id = ?", arguments: [id])
+          sql: """
+            UPDATE bowTie SET photoFile = NULL, photoSize = NULL, photoFormat = NULL,
+              photoWidth = NULL, photoHeight = NULL
+            WHERE id = ?
+            """, arguments: [id])
+      }
+      for id in photoFixes {
+        try Schema.describePhoto(ofTie: id, in: db, readingPhotoFile: photoFileContents)
       }
       // The triggers keep timesWorn = wearsBeforeHistory + events, so setting the first
       // to the difference leaves the count the other tool wrote.
@@ -254,6 +281,11 @@ extension BowTieStore {
           arguments: [fix.key, fix.name, fix.wearsBeforeHistory, fix.id])
       }
     }
+  }
+
+  /// "JPEG 480×640", or "none", for a message.
+  private static func text(_ description: PhotoDescription?) -> String {
+    description.map { "\($0.format.name) \($0.width)×\($0.height)" } ?? "none"
   }
 
   /// Undo entries that cannot be undone as stored; removed when repairing, since no undo

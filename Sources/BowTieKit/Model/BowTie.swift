@@ -22,17 +22,24 @@ public struct BowTie: Identifiable, Equatable, Sendable {
   /// The tie's color. `nil` either because the tie has none or because the stored
   /// archive could not be decoded; ``colorIssue`` tells which.
   public var tintColor: TieColor?
-  /// The photo's bytes (PNG). Photos above ``PhotoStorage/externalThreshold`` live
-  /// in a file beside the store; listing fetches leave this `nil` and only
-  /// report ``photoByteCount``.
+  /// The photo's bytes (PNG or JPEG, as the user gave them). Photos above
+  /// ``PhotoStorage/externalThreshold`` live in a file beside the store; listing fetches
+  /// leave this `nil` and only report ``photoByteCount`` and ``photoDescription``.
+  /// Set checked bytes with ``setPhoto(_:)``; bytes set here are checked when saved.
   public var photoData: Data? {
-    didSet { storedPhotoByteCount = nil }
+    didSet {
+      storedPhotoByteCount = nil
+      storedPhotoDescription = nil
+    }
   }
 
   /// Why the stored color could not be read, when it could not. Set by fetches only.
   public internal(set) var colorIssue: ArchiveError?
-  /// The photo's size as recorded in the store, for fetches that skip the bytes.
+  /// The photo's size as recorded in the store, for fetches that skip the bytes; nil once
+  /// new bytes are set.
   var storedPhotoByteCount: Int?
+  /// The photo's format and size, as recorded in the store or found by the intake check.
+  var storedPhotoDescription: PhotoDescription?
   /// The content-addressed file that holds the photo, when it is stored externally.
   var externalPhotoName: String?
   /// The wears a seed brought, before the wear history began; `timesWorn` is this plus

@@ -146,6 +146,15 @@ extension BowTieStore {
         UPDATE bowTie SET timesWorn = wearsBeforeHistory
           + (SELECT count(*) FROM wearEvent WHERE tieId = bowTie.id) WHERE id = ?
         """, arguments: snapshot.arguments(["id"]))
+    try describePhotoIfUnrecorded(snapshot, in: db)
+  }
+
+  /// A snapshot taken before the store recorded photo formats (schema v5) puts the
+  /// photo back without them: they are read from the photo itself.
+  private func describePhotoIfUnrecorded(_ snapshot: TieSnapshot, in db: Database) throws {
+    guard snapshot.columns["photoFormat"] == nil, case .text(let id)? = snapshot.columns["id"]
+    else { return }
+    try Schema.describePhoto(ofTie: id, in: db, readingPhotoFile: photoFileContents)
   }
 
   /// Re-inserts a removed tie's row and its wears.
@@ -166,6 +175,7 @@ extension BowTieStore {
       var event = WearEvent(tieID: id, wornAt: date)
       try event.insert(db)
     }
+    try describePhotoIfUnrecorded(snapshot, in: db)
     guard let tie = try BowTie.filter(key: idText).fetchOne(db) else {
       throw BowTieError.noSuchTie(idText)
     }

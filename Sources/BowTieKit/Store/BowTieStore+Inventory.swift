@@ -5,7 +5,7 @@ import GRDB
 public struct TieEdit: Sendable {
   public enum PhotoChange: Sendable {
     case keep
-    case replace(Data)
+    case replace(CheckedPhoto)
     case remove
   }
 
@@ -63,7 +63,7 @@ extension BowTieStore {
       if let lastWorn = edit.lastWorn { tie.lastWorn = lastWorn }
       switch edit.photo {
       case .keep: break
-      case .replace(let data): tie.photoData = data
+      case .replace(let photo): tie.setPhoto(photo)
       case .remove:
         tie.photoData = nil
         tie.externalPhotoName = nil

@@ -311,7 +311,7 @@ public struct BowTieStore: Sendable {
 
   /// Brings the schema up to date, refusing a store from a newer bowties.
   func migrate(lockFile: URL?) throws(BowTieError) {
-    let migrator = Schema.migrator
+    let migrator = Schema.migrator(readingPhotoFile: photoFileContents)
     do {
       let (superseded, complete) = try dbWriter.read { db in
         (try migrator.hasBeenSuperseded(db), try migrator.hasCompletedMigrations(db))

@@ -19,7 +19,7 @@ enum ExitStatus {
     case .usage: usage
     case .invalidTie, .invalidSeedEntry, .invalidSeedFile, .invalidValue, .invalidBackup:
       invalidData
-    case .inputUnreadable, .seedImageUnreadable, .noPhoto: inputUnreadable
+    case .inputUnreadable, .seedImageUnreadable, .seedImageMissing, .noPhoto: inputUnreadable
     case .transformerNotRegistered: software
     case .outputUnwritable: cannotCreate
     case .storeUnreadable, .storeNotWritable, .storeFromNewerVersion, .photoUnavailable:

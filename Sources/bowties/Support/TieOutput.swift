@@ -80,7 +80,7 @@ struct TieOutput {
       ("URL", tie.url?.absoluteString.withVisibleControlCharacters ?? "none"),
       ("Price", tie.price.map(Self.formatPrice) ?? "none"),
       ("Color", colorText(tie)),
-      ("Photo", tie.photoByteCount.map { "\($0) bytes" } ?? "none"),
+      ("Photo", Self.photoText(tie)),
     ]
     let name = tie.name.withVisibleControlCharacters
     return [color ? Terminal.bold(name) : name]
@@ -89,6 +89,26 @@ struct TieOutput {
         // NSString, three protocol-conformance scans on every show.
         "  " + label + String(repeating: " ", count: max(12 - label.count, 0)) + value
       }
+  }
+
+  /// "JPEG 4032×3024, 3.1 MB"; only the size for a photo whose format is not known (one
+  /// stored before photos were checked that cannot be read); "none".
+  static func photoText(_ tie: BowTie) -> String {
+    guard let bytes = tie.photoByteCount else { return "none" }
+    guard let photo = tie.photoDescription else { return "\(bytes) bytes" }
+    return "\(photo.format.name) \(photo.width)×\(photo.height), \(byteCountText(bytes))"
+  }
+
+  /// Bytes as people read a file's size: "850 bytes", "10.8 KB", "3.1 MB" (1 KB = 1,000
+  /// bytes, as Finder and ls -h --si count), a dot for the decimals whatever the locale,
+  /// as ratings have.
+  static func byteCountText(_ bytes: Int) -> String {
+    if bytes < 1_000 { return "\(bytes) bytes" }
+    for (unit, size) in [("KB", 1_000), ("MB", 1_000_000), ("GB", 1_000_000_000)] {
+      let tenths = (bytes * 10 + size / 2) / size
+      if tenths < 10_000 || unit == "GB" { return "\(tenths / 10).\(tenths % 10) \(unit)" }
+    }
+    return "\(bytes) bytes"
   }
 
   /// Many ties, one line each for people: `list` (``streamJSON(from:_:)`` for scripts).
