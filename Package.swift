@@ -13,6 +13,10 @@ let package = Package(
     .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
     .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
     .package(url: "https://github.com/apple/swift-crypto", exact: "3.12.3"),
+    .package(url: "https://github.com/vapor/postgres-nio", exact: "1.33.2"),
+    .package(url: "https://github.com/apple/swift-nio", exact: "2.101.3"),
+    .package(url: "https://github.com/apple/swift-nio-ssl", exact: "2.37.6"),
+    .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
   ],
   targets: [
     // The persistence core: model, color transformer, store, seeding. No terminal I/O.
@@ -22,6 +26,11 @@ let package = Package(
         "CLibXML2", "ImageCodecs",
         .product(name: "GRDB", package: "GRDB.swift"),
         .product(name: "Crypto", package: "swift-crypto"),
+        .product(name: "PostgresNIO", package: "postgres-nio"),
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOPosix", package: "swift-nio"),
+        .product(name: "NIOSSL", package: "swift-nio-ssl"),
+        .product(name: "Logging", package: "swift-log"),
       ],
       plugins: ["EmbedSampleData"]
     ),
@@ -69,7 +78,9 @@ let package = Package(
       capability: .buildTool(),
       dependencies: ["EmbedResources"]
     ),
-    .testTarget(name: "BowTieKitTests", dependencies: ["BowTieKit"]),
+    // A PostgreSQL server in a temporary folder, for the tests of both engines.
+    .target(name: "PostgresTestSupport", path: "Tests/PostgresTestSupport"),
+    .testTarget(name: "BowTieKitTests", dependencies: ["BowTieKit", "PostgresTestSupport"]),
     .testTarget(name: "TerminalImageTests", dependencies: ["TerminalImage", "ImageCodecs"]),
     .testTarget(name: "ImageCodecsTests", dependencies: ["ImageCodecs"]),
     .testTarget(

@@ -1,0 +1,301 @@
+import Foundation
+import Logging
+import NIOCore
+import NIOPosix
+import NIOSSL
+import PostgresNIO
+
+/// One connection to a PostgreSQL store, used as the store's code uses SQLite: each call
+/// waits for the server's answer. postgres-nio is asynchronous; a command runs one
+/// statement after another, so the calling thread waits on the event loop's thread.
+///
+/// The connection is set up so that no wait is unbounded:
+/// - connecting, TLS and authentication together take at most `connect_timeout`;
+/// - a lock held by another client past the busy timeout ends the statement (the server's
+///   `lock_timeout`), which the store reports as busy (75);
+/// - a network that goes silent is found out by TCP keepalives and `TCP_USER_TIMEOUT`
+///   within `connect_timeout`, on this side, and on the server's (its own keepalive
+///   settings for this session, and `idle_in_transaction_session_timeout`), so a client cut
+///   off in the middle of a transaction leaves no locks held for long and nothing written.
+final class PostgresSession: @unchecked Sendable {
+  let settings: PostgresSettings
+  private let connection: PostgresConnection
+  private static let logger = Logger(label: "bowties.postgres") { _ in SwiftLogNoOpLogHandler() }
+
+  /// One thread for every connection of the process: a command needs no more.
+  private static let eventLoops = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+
+  private init(settings: PostgresSettings, connection: PostgresConnection) {
+    self.settings = settings
+    self.connection = connection
+  }
+
+  /// Connects and authenticates.
+  ///
+  /// - Throws: `storeUnreadable` (74) with the server's or the network's reason when the
+  ///   server cannot be reached, refuses the password, has no such database or refuses
+  ///   the role; `usage` (64) when a TLS file named in the settings cannot be used.
+  static func connect(_ settings: PostgresSettings, busyTimeout: TimeInterval) throws(BowTieError)
+    -> PostgresSession
+  {
+    let eventLoop = eventLoops.next()
+    let timeout = TimeAmount.seconds(Int64(settings.connectTimeout))
+    var configuration: PostgresConnection.Configuration
+    do {
+      let tls = try tlsConfiguration(settings)
+      switch settings.endpoint {
+      case .unixSocket:
+        configuration = .init(
+          unixSocketPath: settings.endpoint.socketPath ?? "", username: settings.user,
+          password: settings.password, database: settings.database)
+      case .tcp(let host, let port):
+        let channel = try ClientBootstrap(group: eventLoop)
+          .connectTimeout(timeout)
+          .channelOption(.socketOption(.so_keepalive), value: 1)
+          .channelOption(
+            .socket(SocketOptionLevel(IPPROTO_TCP), SocketOptionName(TCP_KEEPIDLE)), value: 1
+          )
+          .channelOption(
+            .socket(SocketOptionLevel(IPPROTO_TCP), SocketOptionName(TCP_KEEPINTVL)), value: 1
+          )
+          .channelOption(
+            .socket(SocketOptionLevel(IPPROTO_TCP), SocketOptionName(TCP_USER_TIMEOUT)),
+            value: SocketOptionValue(settings.connectTimeout * 1000)
+          )
+          .connect(host: host, port: port).wait()
+        configuration = .init(
+          establishedChannel: channel, tls: tls, username: settings.user,
+          password: settings.password, database: settings.database)
+        if !host.isIPAddress { configuration.options.tlsServerName = host }
+      }
+    } catch let error as BowTieError {
+      throw error
+    } catch {
+      throw connectionError(error, settings)
+    }
+    configuration.options.connectTimeout = timeout
+    configuration.options.additionalStartupParameters = startupParameters(
+      settings, busyTimeout: busyTimeout)
+    do {
+      let connection = try PostgresConnection.connect(
+        on: eventLoop, configuration: configuration, id: 1, logger: logger
+      ).wait()
+      return PostgresSession(settings: settings, connection: connection)
+    } catch {
+      throw connectionError(error, settings)
+    }
+  }
+
+  /// Session settings sent with the start-up message: no statement is needed for them.
+  private static func startupParameters(_ settings: PostgresSettings, busyTimeout: TimeInterval)
+    -> [(String, String)]
+  {
+    let connectMilliseconds = String(settings.connectTimeout * 1000)
+    return [
+      ("application_name", settings.applicationName),
+      // 0 would mean no timeout at all; a lock never comes free in no time.
+      ("lock_timeout", String(max(1, Int(busyTimeout * 1000)))),
+      ("idle_in_transaction_session_timeout", connectMilliseconds),
+      ("tcp_keepalives_idle", "1"), ("tcp_keepalives_interval", "1"),
+      ("tcp_keepalives_count", String(settings.connectTimeout)),
+      ("tcp_user_timeout", connectMilliseconds),
+      ("client_connection_check_interval", "1000"),
+    ]
+  }
+
+  /// The TLS that libpq's `sslmode` asks for.
+  private static func tlsConfiguration(_ settings: PostgresSettings) throws
+    -> PostgresConnection.Configuration.TLS
+  {
+    var tls = TLSConfiguration.makeClientConfiguration()
+    let roots = settings.rootCertificates
+    if let roots, roots != "system" {
+      guard FileManager.default.isReadableFile(atPath: roots) else {
+        throw BowTieError.usage(
+          "sslrootcert \(roots) cannot be read: give a PEM file of root certificates")
+      }
+      tls.trustRoots = .file(roots)
+    }
+    switch settings.tlsMode {
+    case .disable:
+      return .disable
+    case .allow, .prefer:
+      tls.certificateVerification = .none
+      return .prefer(try NIOSSLContext(configuration: tls))
+    case .require:
+      // As libpq: checked against the root certificates only when some are given.
+      tls.certificateVerification = roots == nil ? .none : .noHostnameVerification
+    case .verifyCA:
+      tls.certificateVerification = .noHostnameVerification
+    case .verifyFull:
+      tls.certificateVerification = .fullVerification
+    }
+    return .require(try NIOSSLContext(configuration: tls))
+  }
+
+  /// Runs one statement and returns its rows.
+  @discardableResult
+  func query(_ sql: String, _ values: [SQLValue] = []) throws(BowTieError) -> [PostgresRow] {
+    let statement = try Self.statement(sql, values)
+    do {
+      return try connection.query(statement, logger: Self.logger).wait().rows
+    } catch {
+      throw Self.statementError(error, settings)
+    }
+  }
+
+  /// Runs one statement, calling `body` with each row as it arrives, so that a large
+  /// result need not fit in memory. `body` runs on the event loop's thread while this one
+  /// waits; an error it throws ends the statement.
+  func forEachRow(
+    _ sql: String, _ values: [SQLValue] = [], _ body: (PostgresRow) throws -> Void
+  ) throws(BowTieError) {
+    let statement = try Self.statement(sql, values)
+    try withoutActuallyEscaping(body) { body throws(BowTieError) in
+      let callback = UncheckedRowCallback(body: body)
+      do {
+        _ = try connection.query(statement, logger: Self.logger) { row in
+          try callback.body(row)
+        }.wait()
+      } catch let error as BowTieError {
+        throw error
+      } catch {
+        throw Self.statementError(error, settings)
+      }
+    }
+  }
+
+  /// Closes the connection, waiting for the server to be told.
+  func close() {
+    try? connection.close().wait()
+  }
+
+  /// `sql` with `?` placeholders numbered as PostgreSQL numbers them (`$1`, `$2`…), and
+  /// `values` bound to them. The store's SQL has no `?` inside a string literal.
+  static func statement(_ sql: String, _ values: [SQLValue]) throws(BowTieError) -> PostgresQuery {
+    var numbered = ""
+    numbered.reserveCapacity(sql.utf8.count + 8)
+    var index = 0
+    for character in sql {
+      if character == "?" {
+        index += 1
+        numbered += "$\(index)"
+      } else {
+        numbered.append(character)
+      }
+    }
+    guard index == values.count else {
+      throw .storeUnreadable(
+        path: "", reason: "a statement has \(index) placeholders for \(values.count) values")
+    }
+    var bindings = PostgresBindings(capacity: values.count)
+    for value in values {
+      switch value {
+      case .null: bindings.appendNull()
+      case .integer(let number): bindings.append(number)
+      case .real(let number): bindings.append(number)
+      case .text(let text): bindings.append(text)
+      case .blob(let data): bindings.append(ByteBuffer(bytes: data))
+      }
+    }
+    return PostgresQuery(unsafeSQL: numbered, binds: bindings)
+  }
+}
+
+/// The row callback of ``PostgresSession/forEachRow(_:_:_:)``, which postgres-nio wants
+/// `Sendable`: it runs on the event loop's thread while the caller's thread waits for it.
+private struct UncheckedRowCallback: @unchecked Sendable {
+  let body: (PostgresRow) throws -> Void
+}
+
+extension String {
+  /// Whether this is an IPv4 or IPv6 address rather than a host name.
+  var isIPAddress: Bool {
+    var v4 = in_addr()
+    var v6 = in6_addr()
+    return inet_pton(AF_INET, self, &v4) == 1 || inet_pton(AF_INET6, self, &v6) == 1
+  }
+}
+
+// MARK: - Errors
+
+extension PostgresSession {
+  /// What went wrong reaching the server, as one line naming the store (its password
+  /// masked) and the server's or the network's reason: never the error's own description,
+  /// which may quote the statement.
+  static func connectionError(_ error: any Error, _ settings: PostgresSettings) -> BowTieError {
+    if let server = serverError(error) {
+      return .storeUnreadable(path: settings.displayName, reason: server.reason)
+    }
+    return .storeUnreadable(path: settings.displayName, reason: networkReason(error, settings))
+  }
+
+  /// What went wrong running a statement.
+  static func statementError(_ error: any Error, _ settings: PostgresSettings) -> BowTieError {
+    guard let server = serverError(error) else {
+      return .storeUnreadable(
+        path: settings.displayName,
+        reason: "the connection to the server was lost (\(networkReason(error, settings)))")
+    }
+    switch server.state {
+    // lock_not_available, deadlock_detected, serialization_failure, query_canceled:
+    // another client was in the way; trying again works.
+    case "55P03", "40P01", "40001", "57014":
+      return .storeBusy(path: settings.displayName)
+    // read_only_sql_transaction, insufficient resources (disk full, out of memory).
+    case "25006",
+      _ where server.state.hasPrefix("53"):
+      return .storeNotWritable(path: settings.displayName, reason: server.reason)
+    default:
+      return .storeUnreadable(path: settings.displayName, reason: server.reason)
+    }
+  }
+
+  /// The server's SQLSTATE and message, when the error came from the server.
+  private static func serverError(_ error: any Error) -> (state: String, reason: String)? {
+    guard let error = error as? PSQLError, let info = error.serverInfo,
+      let state = info[.sqlState], let message = info[.message]
+    else { return nil }
+    return (state, message)
+  }
+
+  /// The network's or TLS's reason, in a few words.
+  private static func networkReason(_ error: any Error, _ settings: PostgresSettings) -> String {
+    let underlying = (error as? PSQLError)?.underlying ?? error
+    let server =
+      switch settings.endpoint {
+      case .tcp(let host, let port): "\(host) port \(port)"
+      case .unixSocket: settings.endpoint.socketPath ?? ""
+      }
+    switch underlying {
+    case ChannelError.connectTimeout:
+      return "no answer from \(server) within \(settings.connectTimeout) seconds"
+    case let error as NIOConnectionError:
+      let reasons =
+        (error.connectionErrors.map { "\($0.error)" }
+          + [error.dnsAAAAError, error.dnsAError]
+          .compactMap { $0.map { "\($0)" } })
+      if reasons.isEmpty { return "cannot connect to \(server)" }
+      return "cannot connect to \(server): \(reasons.joined(separator: "; "))"
+    case let error as IOError:
+      return "\(server): \(String(cString: strerror(error.errnoCode)).lowercased())"
+    case let error as NIOSSLError:
+      return "TLS with \(server) failed: \(error)"
+    case let error as NIOSSLExtraError where error == .failedToValidateHostname:
+      let host = if case .tcp(let host, _) = settings.endpoint { host } else { server }
+      return "TLS with \(server) failed: the server's certificate is not for \(host)"
+    case let error as NIOSSLExtraError:
+      return "TLS with \(server) failed: \(error)"
+    default:
+      if let error = error as? PSQLError {
+        switch error.code {
+        case .sslUnsupported:
+          return "\(server) does not offer TLS, which sslmode=\(settings.tlsMode.rawValue) requires"
+        case .serverClosedConnection, .uncleanShutdown: return "\(server) closed the connection"
+        default: return "\(server): \(error.code)"
+        }
+      }
+      return "\(server): \(underlying)"
+    }
+  }
+}
