@@ -6,6 +6,7 @@ let package = Package(
   products: [
     .executable(name: "bowties", targets: ["bowties"]),
     .library(name: "BowTieKit", targets: ["BowTieKit"]),
+    .library(name: "BowtiesCLI", targets: ["BowtiesCLI"]),
     .library(name: "TerminalImage", targets: ["TerminalImage"]),
     .library(name: "ImageCodecs", targets: ["ImageCodecs"]),
   ],
@@ -63,13 +64,15 @@ let package = Package(
       providers: [.apt(["libpng-dev"])]
     ),
     // The command-line interface: parsing, formatting, exit codes. No SQL.
-    .executableTarget(
-      name: "bowties",
+    .target(
+      name: "BowtiesCLI",
       dependencies: [
         "BowTieKit", "TerminalImage", "ImageCodecs",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
+    // The program: BowtiesCLI's root command.
+    .executableTarget(name: "bowties", dependencies: ["BowtiesCLI"]),
     // Build-time tool that turns SampleData.plist and images/ into Swift source,
     // so a lone copy of the binary can still seed the sample ties.
     .executableTarget(name: "EmbedResources", path: "Sources/EmbedResources"),
@@ -86,7 +89,7 @@ let package = Package(
     .testTarget(
       name: "bowtiesTests",
       dependencies: [
-        "bowties", "BowTieKit", "TerminalImage", "ImageCodecs",
+        "bowties", "BowtiesCLI", "BowTieKit", "TerminalImage", "ImageCodecs",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       // Expected `show --image always` output, compared byte for byte by PhotoTests.

@@ -22,7 +22,8 @@ let package = Package(
   name: "bowties-fuzz",
   dependencies: [
     // Named, because a path dependency's identity is otherwise its folder's name.
-    .package(name: "bowties", path: "..")
+    .package(name: "bowties", path: ".."),
+    .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
   ],
   targets: [
     .systemLibrary(name: "CLibFuzzer"),
@@ -34,5 +35,11 @@ let package = Package(
     fuzzer("FuzzSeedFile"),
     fuzzer("FuzzTieResolver"),
     fuzzer("FuzzPhoto", [.product(name: "ImageCodecs", package: "bowties")]),
+    fuzzer(
+      "FuzzArguments",
+      [
+        .product(name: "BowtiesCLI", package: "bowties"),
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]),
   ]
 )

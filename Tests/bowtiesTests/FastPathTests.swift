@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import Testing
 
-@testable import bowties
+@testable import BowtiesCLI
 
 /// `FastPath` against ArgumentParser: every command line the fast path takes must give
 /// the command `parseAsRoot` gives, every property included, and every value it refuses

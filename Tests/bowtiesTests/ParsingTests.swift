@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import Testing
 
-@testable import bowties
+@testable import BowtiesCLI
 
 /// Argument parsing alone, through `parseAsRoot`, as swift-argument-parser's docs advise.
 @Suite("Parsing")

@@ -60,6 +60,20 @@ public struct BowTieStore: Sendable {
     }
   }
 
+  /// A copy of this store in memory, made with SQLite's backup API: how the fuzzer starts
+  /// every run from the same store without seeding it again.
+  public func inMemoryCopy() throws(BowTieError) -> BowTieStore {
+    do {
+      let copy = try DatabaseQueue()
+      try dbWriter.backup(to: copy)
+      return try BowTieStore(copy, externalDataDirectory: nil)
+    } catch let error as BowTieError {
+      throw error
+    } catch {
+      throw Self.storeError(error, path: ":memory:")
+    }
+  }
+
   /// An empty store in memory: nothing touches the disk; photos stay inline.
   public static func inMemory() throws(BowTieError) -> BowTieStore {
     do {

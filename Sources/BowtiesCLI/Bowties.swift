@@ -3,9 +3,8 @@ import BowTieKit
 
 /// The `bowties` command: a thin shell over BowTieKit. Each subcommand lives in its
 /// own file under `Subcommands/`; errors become exit codes in `ExitStatus.swift`.
-@main
-struct Bowties: ParsableCommand {
-  static let configuration = CommandConfiguration(
+public struct Bowties: ParsableCommand {
+  public static let configuration = CommandConfiguration(
     commandName: "bowties",
     abstract: "Keep track of your bow ties: ratings, wears and favorites.",
     discussion: """
@@ -31,7 +30,10 @@ struct Bowties: ParsableCommand {
     ]
   )
 
-  static func main() {
+  public init() {}
+
+  /// Runs the command line the process was given, and exits with its status.
+  public static func main() {
     // As the app does in its delegate: the transformer is registered before any store opens.
     ColorAttributeTransformer.register()
     do {

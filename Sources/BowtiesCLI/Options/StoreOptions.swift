@@ -17,6 +17,11 @@ struct StoreOptions: ParsableArguments {
   func open(
     populate: (BowTieStore) throws -> Void = { try $0.seed(SampleData.entries()) }
   ) throws -> BowTieStore {
+    if let replacement = Self.replacement.withLock({ $0 }) {
+      let store = try replacement()
+      Self.opened.withLock { $0.append(store) }
+      return store
+    }
     let url = try StoreLocation.resolve(explicitPath: store)
     let (store, created) = try BowTieStore.open(at: url, ifMissing: populate)
     if created {
@@ -25,6 +30,10 @@ struct StoreOptions: ParsableArguments {
     Self.opened.withLock { $0.append(store) }
     return store
   }
+
+  /// What every command opens instead of the store `--store` names: a store in memory, for
+  /// the fuzzer, which runs commands by the thousand and must touch no file.
+  static let replacement = Mutex<(@Sendable () throws -> BowTieStore)?>(nil)
 
   /// Every store a command opened, kept until ``closeOpenedStores()``.
   private static let opened = Mutex<[BowTieStore]>([])
@@ -35,9 +44,13 @@ struct StoreOptions: ParsableArguments {
   /// The stores stay referenced, so nothing tears them down: releasing a store would make
   /// GRDB dispose of its dispatch queue, and libdispatch start a thread only for that,
   /// about 0.25 ms of a 5 ms `show` (BENCHMARKS.md).
-  static func closeOpenedStores() throws {
+  ///
+  /// - Parameter releasing: forget them as well, as a process that runs command after
+  ///   command (the fuzzer) must.
+  static func closeOpenedStores(releasing: Bool = false) throws {
     try opened.withLock { stores in
       for store in stores { try store.closeDatabase() }
+      if releasing { stores.removeAll() }
     }
   }
 }
