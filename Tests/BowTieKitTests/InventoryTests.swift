@@ -108,7 +108,7 @@ struct InventoryTests {
     #expect(try store.undo()?.name == "Violet Bow Tie")
     #expect(try store.undo()?.change.command == "remove")
     #expect(try store.tie(matching: "B", loadingPhoto: true) == before)
-    #expect(try store.history(of: "B").count == 1)
+    #expect(try store.history(of: "B").count == 2, "the seeded last wear and the new one")
   }
 
   @Test("undoing an add removes the tie and its photo")

@@ -348,7 +348,7 @@ struct StoreTests {
     }
     #expect(archive == Data([0x62, 0x70, 0x6c, 0x69, 0x73, 0x74, 0x30, 0x30, 0xff]))
     try raw.write { db in
-      try db.execute(sql: "UPDATE bowTie SET id = 'not-a-uuid' WHERE searchKey = 'Y'")
+      try db.execute(sql: "UPDATE bowTie SET id = 'not-a-uuid' WHERE searchKey = 'I'")
     }
     #expect {
       try store.allTies()

@@ -18,6 +18,10 @@ extension BowTieStore {
   /// entry whose `id` (or, without one, whose `searchKey`) is already stored is
   /// skipped, or overwritten with `replacing`. Any failure changes nothing.
   ///
+  /// An entry's `lastWorn` is the date of a real wear, so it is recorded as one (one of
+  /// its `timesWorn`, the rest counted from before the history): the history and the
+  /// monthly chart of a seeded store start with something true.
+  ///
   /// - Parameter progress: called now and then with how many entries are done, of how many.
   @discardableResult
   public func seed(
@@ -49,6 +53,8 @@ extension BowTieStore {
       // Cached statements: GRDB would otherwise build and prepare the SQL for every entry.
       let byID = try db.cachedStatement(sql: "SELECT * FROM bowTie WHERE id = ?")
       let byKey = try db.cachedStatement(sql: "SELECT * FROM bowTie WHERE canonicalKey = ?")
+      let insertWear = try db.cachedStatement(
+        sql: "INSERT INTO wearEvent (tieId, wornAt) VALUES (?, ?)")
       for entry in entries {
         var tie = entry.tie
         let existing =
@@ -65,6 +71,11 @@ extension BowTieStore {
           }
           tie.id = existing.id
         }
+        let recordedWear =
+          try tie.lastWorn != nil && tie.timesWorn > 0
+          && (existing == nil || Self.canRecordLastWear(of: tie, in: db))
+        // The wear's event adds its one back to timesWorn, through the trigger.
+        if recordedWear { tie.timesWorn -= 1 }
         do {
           // The file's own keys were checked for repeats as it was read.
           let checked: SaveChecks =
@@ -74,12 +85,33 @@ extension BowTieStore {
           throw BowTieError.invalidSeedEntry(
             index: entry.index, name: tie.name, key: failure.attribute, reason: failure.reason)
         }
+        if recordedWear, let lastWorn = tie.lastWorn {
+          try insertWear.execute(arguments: [tie.id.text, StorageDate.format(lastWorn)])
+        }
         outcomes.append(existing == nil ? .add : .replace)
         if let progress, outcomes.count % 1_000 == 0 { progress(outcomes.count, entries.count) }
       }
       progress?(entries.count, entries.count)
       return outcomes
     }
+  }
+}
+
+extension BowTieStore {
+  /// Whether a replacing seed may record `tie`'s `lastWorn` as a wear: no wear is
+  /// recorded at that moment yet, and its `timesWorn` leaves one for it beyond those
+  /// recorded.
+  fileprivate static func canRecordLastWear(of tie: BowTie, in db: Database) throws -> Bool {
+    guard let lastWorn = tie.lastWorn else { return false }
+    let row = try Row.fetchOne(
+      db,
+      sql: """
+        SELECT count(*) AS events, count(CASE WHEN wornAt = ? THEN 1 END) AS atLastWorn
+        FROM wearEvent WHERE tieId = ?
+        """, arguments: [StorageDate.format(lastWorn), tie.id.text])
+    let events: Int = row?["events"] ?? 0
+    let atLastWorn: Int = row?["atLastWorn"] ?? 0
+    return atLastWorn == 0 && Int(tie.timesWorn) > events
   }
 }
 

@@ -46,25 +46,53 @@ extension BowTieStore {
     throws(BowTieError)
   {
     try read { db in
-      var request = BowTie.all().select(BowTie.allColumnsButPhotoBytes)
-      let columns = BowTie.Columns.self
-      if filter.favoritesOnly { request = request.filter(columns.isFavorite == true) }
-      if let minimum = filter.minimumRating { request = request.filter(columns.rating >= minimum) }
-      if let maximum = filter.maximumRating { request = request.filter(columns.rating <= maximum) }
-      if let since = filter.wornSince {
-        request = request.filter(columns.lastWorn >= StorageDate.format(since))
-      }
-      if let since = filter.notWornSince {
-        request = request.filter(
-          columns.lastWorn == nil || columns.lastWorn < StorageDate.format(since))
-      }
-      if filter.neverWorn { request = request.filter(columns.timesWorn == 0) }
-      request = Self.order(request, filter.sort)
-      if filter.reverse { request = request.reversed() }
-      if let limit = filter.limit { request = request.limit(limit) }
-      let cursor = try request.fetchCursor(db)
+      let cursor = try Self.request(filter).select(BowTie.allColumnsButPhotoBytes)
+        .fetchCursor(db)
       while let tie = try cursor.next() { try body(tie) }
     }
+  }
+
+  /// Like ``forEachTie(_:_:)``, but first calls `widths` with the longest search key and
+  /// name (in characters) among the ties it is about to pass: what a listing in columns
+  /// needs before its first line. Both readings, one row at a time, see one snapshot.
+  public func forEachTie(
+    _ filter: TieFilter, widths: ((key: Int, name: Int)) throws -> Void,
+    _ body: (BowTie) throws -> Void
+  ) throws(BowTieError) {
+    try read { db in
+      let columns = BowTie.Columns.self
+      let names = try Row.fetchCursor(
+        db, Self.request(filter).select(columns.searchKey, columns.name))
+      var longest = (key: 0, name: 0)
+      while let row = try names.next() {
+        longest.key = max(longest.key, (row[0] as String).count)
+        longest.name = max(longest.name, (row[1] as String).count)
+      }
+      try widths(longest)
+      let ties = try Self.request(filter).select(BowTie.allColumnsButPhotoBytes).fetchCursor(db)
+      while let tie = try ties.next() { try body(tie) }
+    }
+  }
+
+  /// The ties that pass `filter`, in its order.
+  private static func request(_ filter: TieFilter) -> QueryInterfaceRequest<BowTie> {
+    var request = BowTie.all()
+    let columns = BowTie.Columns.self
+    if filter.favoritesOnly { request = request.filter(columns.isFavorite == true) }
+    if let minimum = filter.minimumRating { request = request.filter(columns.rating >= minimum) }
+    if let maximum = filter.maximumRating { request = request.filter(columns.rating <= maximum) }
+    if let since = filter.wornSince {
+      request = request.filter(columns.lastWorn >= StorageDate.format(since))
+    }
+    if let since = filter.notWornSince {
+      request = request.filter(
+        columns.lastWorn == nil || columns.lastWorn < StorageDate.format(since))
+    }
+    if filter.neverWorn { request = request.filter(columns.timesWorn == 0) }
+    request = order(request, filter.sort)
+    if filter.reverse { request = request.reversed() }
+    if let limit = filter.limit { request = request.limit(limit) }
+    return request
   }
 
   private static func order(_ request: QueryInterfaceRequest<BowTie>, _ sort: TieFilter.Sort)

@@ -91,11 +91,17 @@ struct TieOutput {
   }
 
   /// Many ties, one line each for people: `list` (``streamJSON(from:_:)`` for scripts).
-  func printList(_ ties: [BowTie], store: BowTieStore) {
-    for tie in ties { warnAbout(tie, store: store) }
-    let keyWidth = ties.map(\.searchKey.count).max() ?? 1
-    let nameWidth = ties.map(\.name.count).max() ?? 1
-    for tie in ties {
+  /// The columns are sized in a first reading of the keys and names, and the lines printed
+  /// in a second, one tie at a time, so a million ties need not fit in memory.
+  func printList(from store: BowTieStore, _ filter: TieFilter) throws {
+    var keyWidth = 1
+    var nameWidth = 1
+    let sizeColumns = { (widths: (key: Int, name: Int)) in
+      keyWidth = max(widths.key, 1)
+      nameWidth = max(widths.name, 1)
+    }
+    try store.forEachTie(filter, widths: sizeColumns) { tie in
+      warnAbout(tie, store: store)
       let worn =
         tie.timesWorn == 0
         ? "never worn"
