@@ -198,7 +198,8 @@ struct FindingTests {
       #expect(first.total == all.total, "\(list)")
       #expect(first.ties == Array(all.ties.prefix(4)), "\(list)")
     }
-    #expect(whole.mostWorn.ties.map(\.timesWorn) == whole.mostWorn.ties.map(\.timesWorn).sorted(by: >))
+    #expect(
+      whole.mostWorn.ties.map(\.timesWorn) == whole.mostWorn.ties.map(\.timesWorn).sorted(by: >))
     #expect(whole.leastWorn.ties.map(\.timesWorn) == whole.leastWorn.ties.map(\.timesWorn).sorted())
     let days = whole.notWornRecently.ties.compactMap(\.daysSinceWorn)
     #expect(days.count == whole.notWornRecently.total && days == days.sorted(by: >))
@@ -245,7 +246,8 @@ struct FindingTests {
     #expect(report.mostWorn.ties.first?.daysSinceWorn == 6)
     #expect(report.notWornRecently.ties.first?.daysSinceWorn == 331)
     var elsewhere = Calendar(identifier: .gregorian)
-    let zone = TimeZone.current.identifier == "Pacific/Auckland" ? "Europe/Paris" : "Pacific/Auckland"
+    let zone =
+      TimeZone.current.identifier == "Pacific/Auckland" ? "Europe/Paris" : "Pacific/Auckland"
     elsewhere.timeZone = TimeZone(identifier: zone)!
     #expect(throws: BowTieError.self) {
       try ReportBuilder(asOf: asOf, calendar: elsewhere).build(from: store)

@@ -176,7 +176,8 @@ struct ReportRenderingTests {
     #expect(text.contains("\nNever worn: 1 tie\n  I  Indigo Bow Tie  rated 3/5\n"))
     #expect(
       text.hasSuffix(
-        "\nAll ties: 7 ties\n  R  Red Bow Tie" + pad + "4/5    ★  #EF3024  worn 10×, last Oct 14, 2026\n"
+        "\nAll ties: 7 ties\n  R  Red Bow Tie" + pad
+          + "4/5    ★  #EF3024  worn 10×, last Oct 14, 2026\n"
           + "  O  Orange Bow Tie" + String(pad.dropLast(3))
           + "3.5/5     #F37B1E  worn 4×, last Sep 2, 2026\n" + "  Y  \(Fixture.awkwardName)  "
           + "2/5       #FDCC0C  worn 2×, last Jun 21, 2026\n" + "  G  Green Bow Tie"
@@ -526,7 +527,8 @@ struct ReportRenderingTests {
         as? [String: Any])
     #expect(wholeObject["limit"] is NSNull)
     // An empty list is still an array, as JSONEncoder writes one.
-    #expect(Fixture.render(.json, Fixture.empty).contains("\"ties\" : [\n\n    ],\n    \"total\" : 0"))
+    #expect(
+      Fixture.render(.json, Fixture.empty).contains("\"ties\" : [\n\n    ],\n    \"total\" : 0"))
   }
 
   // MARK: - CSV
@@ -585,7 +587,8 @@ struct ReportRenderingTests {
         keys: report.list(list)?.ties.map(\.searchKey) ?? [])
       for format in ReportFormat.allCases {
         let output = Fixture.render(format, report)
-        #expect(try ListedTies(list, in: output, as: format, report) == expected, "\(list) \(format)")
+        #expect(
+          try ListedTies(list, in: output, as: format, report) == expected, "\(list) \(format)")
       }
     }
   }
@@ -649,16 +652,20 @@ private struct ListedTies: Equatable, CustomStringConvertible {
       let heading = try #require(blocks.firstIndex(of: "## " + title))
       total = Self.leadingCount(Substring(blocks[heading + 1]))
       let table = blocks.count > heading + 2 && blocks[heading + 2].hasPrefix("| Key |")
-      keys = !table ? [] : blocks[heading + 2].split(separator: "\n").dropFirst(2).map {
-        String($0.dropFirst(2).prefix { $0 != " " })
-      }
+      keys =
+        !table
+        ? []
+        : blocks[heading + 2].split(separator: "\n").dropFirst(2).map {
+          String($0.dropFirst(2).prefix { $0 != " " })
+        }
     case .html:
       let document = try XMLDocument(data: Data(output.utf8), options: [])
       let section = try #require(
         try document.nodes(forXPath: "//section[h2 = '\(title)']").first as? XMLElement)
       let note = try section.nodes(forXPath: "p").first?.stringValue ?? ""
       total = Self.leadingCount(Substring(note))
-      keys = try section.nodes(forXPath: "table/tbody/tr/td[@class='key']").compactMap(\.stringValue)
+      keys = try section.nodes(forXPath: "table/tbody/tr/td[@class='key']").compactMap(
+        \.stringValue)
     case .json:
       let object = try #require(
         try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any])

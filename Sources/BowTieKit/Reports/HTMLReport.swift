@@ -144,9 +144,6 @@ enum HTMLReport {
       + (note.map { ["<p class=\"note\">\(escape($0))</p>"] } ?? [])
   }
 
-
-
-
   /// A card with a table of ties: the key with the tie's color, the name, then `cells`
   /// (markup) under `columns`, numbers aligned right; its note says how many ties the
   /// list holds and which it shows.
@@ -241,7 +238,8 @@ enum HTMLReport {
     let labels = months.map { format.monthLabel($0.month) }
     let description =
       "Wears per month, \(labels.first ?? "") to \(labels.last ?? ""): "
-      + zip(labels, months).map { "\($0) \(ReportFormatting.count($1.wears))" }.joined(separator: ", ")
+      + zip(labels, months).map { "\($0) \(ReportFormatting.count($1.wears))" }
+      .joined(separator: ", ")
     var lines = [
       "<svg class=\"chart\" viewBox=\"0 0 \(n(width)) \(n(height))\" width=\"\(n(width))\""
         + " height=\"\(n(height))\" role=\"img\" aria-label=\"\(escape(description))\">",
@@ -266,7 +264,8 @@ enum HTMLReport {
         let fill = month.wears > 0 ? "#374151" : "#9ca3af"
         lines.append(
           "<text x=\"\(n(center))\" y=\"\(n(baseline - barHeight - 6))\" text-anchor=\"middle\""
-            + " font-size=\"12\" font-weight=\"600\" fill=\"\(fill)\">\(ReportFormatting.count(month.wears))</text>")
+            + " font-size=\"12\" font-weight=\"600\" fill=\"\(fill)\">"
+            + "\(ReportFormatting.count(month.wears))</text>")
       }
       guard (months.count - 1 - index) % labelEvery == 0 else { continue }
       let parts = format.monthParts(month.month)
@@ -300,7 +299,8 @@ enum HTMLReport {
         length > 0 ? "<span class=\"hbar\" style=\"width:\(percent)%\"></span>" : ""
       lines.append(
         "<tr><th scope=\"row\">\(escape(bucket.label))</th>"
-          + "<td class=\"track\">\(bar)</td><td class=\"num\">\(ReportFormatting.count(bucket.ties))</td></tr>")
+          + "<td class=\"track\">\(bar)</td>"
+          + "<td class=\"num\">\(ReportFormatting.count(bucket.ties))</td></tr>")
     }
     lines += ["</tbody>", "</table>"]
     return lines

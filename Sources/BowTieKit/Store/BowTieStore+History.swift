@@ -31,7 +31,8 @@ extension BowTieStore {
       let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
       while let row = try rows.next() {
         try body(
-          WearRecord(event: try WearEvent(row: row), searchKey: row["searchKey"], name: row["name"]))
+          WearRecord(event: try WearEvent(row: row), searchKey: row["searchKey"], name: row["name"])
+        )
       }
     }
   }

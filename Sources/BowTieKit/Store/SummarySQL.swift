@@ -103,8 +103,8 @@ enum SummarySQL {
         coalesce(bowTie.searchKey, '?') AS searchKey, coalesce(bowTie.name, '?') AS name
       FROM wearEvent LEFT JOIN bowTie ON bowTie.id = wearEvent.tieId
       """
-      + (conditions.isEmpty ? "" : "\nWHERE " + conditions.joined(separator: " AND "))
-      + "\nORDER BY wearEvent.wornAt DESC, wearEvent.id DESC"
+        + (conditions.isEmpty ? "" : "\nWHERE " + conditions.joined(separator: " AND "))
+        + "\nORDER BY wearEvent.wornAt DESC, wearEvent.id DESC"
   }
 }
 
