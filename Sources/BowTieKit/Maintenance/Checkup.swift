@@ -137,78 +137,21 @@ extension BowTieStore {
   }
 
   /// Every row decoded and validated as the model would, and its derived columns and
-  /// wear count compared with what bowties would have written.
+  /// wear count compared with what bowties would have written. Rows are read one at a
+  /// time: only the problems found are kept.
   private func checkRows(_ checkup: inout Checkup, repairing: Bool) throws(BowTieError) {
-    let rows = try read { db in
-      try Row.fetchAll(
+    var fixes: [(id: String, key: String, name: String, wearsBeforeHistory: Int32)] = []
+    try read { db in
+      let rows = try Row.fetchCursor(
         db,
         sql: """
           SELECT bowTie.*, (SELECT count(*) FROM wearEvent WHERE tieId = bowTie.id) AS events
           FROM bowTie ORDER BY canonicalName, canonicalKey
           """)
-    }
-    var fixes: [(id: String, key: String, name: String, wearsBeforeHistory: Int32)] = []
-    checkup.tiesChecked = rows.count
-    for row in rows {
-      let id: String = (try? row.decode(String.self, forColumn: "id")) ?? "?"
-      let tie: BowTie
-      do {
-        tie = try BowTie(row: row)
-      } catch {
-        let reason =
-          if case .storeUnreadable(_, let reason)? = error as? BowTieError { reason } else {
-            "\(error)"
-          }
-        checkup.report(.invalidRow, "row \(id)", "cannot be read: \(reason)")
-        continue
+      while let row = try rows.next() {
+        checkup.tiesChecked += 1
+        check(row, &checkup, &fixes, repairing: repairing)
       }
-      let subject = "\(tie.name) (\(tie.searchKey))"
-      if let issue = tie.colorIssue {
-        checkup.report(
-          .color, subject,
-          "the stored color cannot be decoded (\(issue)); set one with edit --color")
-      }
-      if let failure = tie.validationFailure {
-        checkup.report(.invalidRow, subject, "\(failure.attribute) \(failure.reason)")
-      }
-      var needsFix = false
-      let key = BowTie.canonicalKey(tie.searchKey)
-      // Byte for byte, as SQLite looks them up: Swift's == takes "가" as jamo and as one
-      // precomposed scalar to be equal, so it missed columns written before they were NFC.
-      let sameBytes = { (stored: String?, expected: String) in
-        stored.map { $0.utf8.elementsEqual(expected.utf8) } ?? false
-      }
-      if !sameBytes(row["canonicalKey"], key) || !sameBytes(row["canonicalName"], tie.canonicalName)
-      {
-        checkup.report(
-          .invalidRow, subject, "its search columns do not match its name and key",
-          repaired: repairing)
-        needsFix = true
-      }
-      let events: Int32 = row["events"]
-      var wearsBeforeHistory = tie.wearsBeforeHistory ?? 0
-      if wearsBeforeHistory + events != tie.timesWorn {
-        let fixable = tie.timesWorn >= events
-        checkup.report(
-          .invalidRow, subject,
-          "timesWorn \(tie.timesWorn) is not the \(wearsBeforeHistory) earlier wears plus the \(events) recorded"
-            + (fixable ? "" : " (fewer than the recorded wears: fix with edit --times-worn)"),
-          repaired: repairing && fixable)
-        if fixable {
-          wearsBeforeHistory = tie.timesWorn - events
-          needsFix = true
-        }
-      }
-      if let name = tie.externalPhotoName {
-        do {
-          _ = try photos.read(name, expectedSize: tie.storedPhotoByteCount, tie: tie.name)
-        } catch {
-          checkup.report(
-            .photo, subject,
-            "\(error.localizedDescription); replace it with edit --photo or --no-photo")
-        }
-      }
-      if needsFix { fixes.append((id, key, tie.canonicalName, wearsBeforeHistory)) }
     }
     guard repairing, !fixes.isEmpty else { return }
     try write { db, _ in
@@ -223,6 +166,73 @@ extension BowTieStore {
           arguments: [fix.key, fix.name, fix.wearsBeforeHistory, fix.id])
       }
     }
+  }
+
+  /// One row of ``checkRows(_:repairing:)``: its problems into `checkup`, what a repair
+  /// would write into `fixes`.
+  private func check(
+    _ row: Row, _ checkup: inout Checkup,
+    _ fixes: inout [(id: String, key: String, name: String, wearsBeforeHistory: Int32)],
+    repairing: Bool
+  ) {
+    let id: String = (try? row.decode(String.self, forColumn: "id")) ?? "?"
+    let tie: BowTie
+    do {
+      tie = try BowTie(row: row)
+    } catch {
+      let reason =
+        if case .storeUnreadable(_, let reason)? = error as? BowTieError { reason } else {
+          "\(error)"
+        }
+      checkup.report(.invalidRow, "row \(id)", "cannot be read: \(reason)")
+      return
+    }
+    let subject = "\(tie.name) (\(tie.searchKey))"
+    if let issue = tie.colorIssue {
+      checkup.report(
+        .color, subject,
+        "the stored color cannot be decoded (\(issue)); set one with edit --color")
+    }
+    if let failure = tie.validationFailure {
+      checkup.report(.invalidRow, subject, "\(failure.attribute) \(failure.reason)")
+    }
+    var needsFix = false
+    let key = BowTie.canonicalKey(tie.searchKey)
+    // Byte for byte, as SQLite looks them up: Swift's == takes "가" as jamo and as one
+    // precomposed scalar to be equal, so it missed columns written before they were NFC.
+    let sameBytes = { (stored: String?, expected: String) in
+      stored.map { $0.utf8.elementsEqual(expected.utf8) } ?? false
+    }
+    if !sameBytes(row["canonicalKey"], key) || !sameBytes(row["canonicalName"], tie.canonicalName) {
+      checkup.report(
+        .invalidRow, subject, "its search columns do not match its name and key",
+        repaired: repairing)
+      needsFix = true
+    }
+    let events: Int32 = row["events"]
+    var wearsBeforeHistory = tie.wearsBeforeHistory ?? 0
+    if wearsBeforeHistory + events != tie.timesWorn {
+      let fixable = tie.timesWorn >= events
+      checkup.report(
+        .invalidRow, subject,
+        "timesWorn \(tie.timesWorn) is not the \(wearsBeforeHistory) earlier wears plus the \(events) recorded"
+          + (fixable ? "" : " (fewer than the recorded wears: fix with edit --times-worn)"),
+        repaired: repairing && fixable)
+      if fixable {
+        wearsBeforeHistory = tie.timesWorn - events
+        needsFix = true
+      }
+    }
+    if let name = tie.externalPhotoName {
+      do {
+        _ = try photos.read(name, expectedSize: tie.storedPhotoByteCount, tie: tie.name)
+      } catch {
+        checkup.report(
+          .photo, subject,
+          "\(error.localizedDescription); replace it with edit --photo or --no-photo")
+      }
+    }
+    if needsFix { fixes.append((id, key, tie.canonicalName, wearsBeforeHistory)) }
   }
 
   /// Photo files nothing refers to; removed under the write lock when repairing.
