@@ -158,6 +158,30 @@ struct LargeStoreCommandTests {
     #expect(aligned.count == lines.count)
   }
 
+  @Test("export writes every tie as it reads them; seeded again, the same bytes")
+  func export() throws {
+    let bowtie = try largeStore()
+    defer { bowtie.remove() }
+    let copy = bowtie.folder.appendingPathComponent("copy.sqlite").path
+    for (format, file) in [("json", "ties.json"), ("plist", "ties.plist"), ("csv", "ties.csv")] {
+      let exported = try bowtie("export", "--format", format, "--output", file)
+      #expect(exported.status == 0 && exported.stderr.isEmpty, "\(format)")
+      let text = try String(
+        contentsOf: bowtie.folder.appendingPathComponent(file), encoding: .utf8)
+      #expect(text.contains("K2499"), "\(format)")
+      guard format != "csv" else {
+        #expect(text.split(separator: "\n").count == 2_501)
+        continue
+      }
+      try? FileManager.default.removeItem(atPath: copy)
+      let seeded = try bowtie.run(Bowtie.binary.path, ["seed", file, "--store", copy])
+      #expect(seeded.stdout == "added 2500, replaced 0, skipped 0\n", "\(format)")
+      let again = try bowtie.run(
+        Bowtie.binary.path, ["export", "--format", format, "--store", copy])
+      #expect(again.stdout == text, "\(format)")
+    }
+  }
+
   @Test("the report stays a summary; --all streams every list whole")
   func report() throws {
     let bowtie = try largeStore()

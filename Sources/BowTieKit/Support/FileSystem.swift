@@ -88,7 +88,7 @@ public struct DescriptorOutputStream: TextOutputStream {
     if buffer.count >= Self.pieceSize { flush() }
   }
 
-  mutating func write(bytes: some Sequence<UInt8>) {
+  public mutating func write(bytes: some Sequence<UInt8>) {
     buffer.append(contentsOf: bytes)
     if buffer.count >= Self.pieceSize { flush() }
   }
