@@ -55,6 +55,8 @@ extension BowTieStore {
       let byKey = try db.cachedStatement(sql: "SELECT * FROM bowTie WHERE canonicalKey = ?")
       let insertWear = try db.cachedStatement(
         sql: "INSERT INTO wearEvent (tieId, wornAt) VALUES (?, ?)")
+      let suspended =
+        storeWasEmpty && entries.count >= Self.bulkSeedSize ? try Self.suspendIndexes(db) : []
       for entry in entries {
         var tie = entry.tie
         let existing =
@@ -86,14 +88,42 @@ extension BowTieStore {
             index: entry.index, name: tie.name, key: failure.attribute, reason: failure.reason)
         }
         if recordedWear, let lastWorn = tie.lastWorn {
-          try insertWear.execute(arguments: [tie.id.text, StorageDate.format(lastWorn)])
+          try SQLiteBinding.execute(
+            insertWear, with: [tie.id.text, StorageDate.format(lastWorn)], in: db)
         }
         outcomes.append(existing == nil ? .add : .replace)
         if let progress, outcomes.count % 1_000 == 0 { progress(outcomes.count, entries.count) }
       }
+      for index in suspended { try db.execute(sql: index) }
       progress?(entries.count, entries.count)
       return outcomes
     }
+  }
+
+  /// From how many entries a seed into an empty store builds the secondary indexes once,
+  /// at the end, rather than entry by entry (``suspendIndexes(_:)``).
+  static let bulkSeedSize = 1_000
+
+  /// Drops the tie and wear tables' secondary indexes and returns the SQL that makes them
+  /// again, as the schema wrote it. Inside the seed's transaction: no other connection
+  /// ever sees the store without them, and a failed seed rolls the drop back too.
+  ///
+  /// For a large seed into an empty store: SQLite builds an index from its rows in one
+  /// sort, faster than it grows it by inserts in random order (a random UUID, a name, a
+  /// date per row). The unique ones (`id`, `canonicalKey`) stay: seeding relies on them.
+  private static func suspendIndexes(_ db: Database) throws -> [String] {
+    let indexes = try Row.fetchAll(
+      db,
+      sql: """
+        SELECT name, sql FROM sqlite_master
+        WHERE type = 'index' AND sql IS NOT NULL AND tbl_name IN ('bowTie', 'wearEvent')
+        ORDER BY name
+        """)
+    for index in indexes {
+      let name: String = index["name"]
+      try db.execute(sql: "DROP INDEX \(name.quotedDatabaseIdentifier)")
+    }
+    return indexes.map { $0["sql"] }
   }
 }
 
