@@ -7,6 +7,7 @@ let package = Package(
     .executable(name: "bowties", targets: ["bowties"]),
     .library(name: "BowTieKit", targets: ["BowTieKit"]),
     .library(name: "TerminalImage", targets: ["TerminalImage"]),
+    .library(name: "ImageCodecs", targets: ["ImageCodecs"]),
   ],
   dependencies: [
     .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
@@ -18,7 +19,7 @@ let package = Package(
     .target(
       name: "BowTieKit",
       dependencies: [
-        "CLibXML2",
+        "CLibXML2", "ImageCodecs",
         .product(name: "GRDB", package: "GRDB.swift"),
         .product(name: "Crypto", package: "swift-crypto"),
       ],
@@ -30,9 +31,22 @@ let package = Package(
       pkgConfig: "libxml-2.0",
       providers: [.apt(["libxml2-dev"])]
     ),
-    // Photos on a terminal: PNG decoding, scaling, half-block rendering, the kitty,
-    // iTerm2 and sixel encoders, and which of them a terminal speaks. Knows nothing of ties.
-    .target(name: "TerminalImage", dependencies: ["CLibPNG"]),
+    // Photos on a terminal: scaling, half-block rendering, the kitty, iTerm2 and sixel
+    // encoders, and which of them a terminal speaks. Knows nothing of ties.
+    .target(name: "TerminalImage", dependencies: ["ImageCodecs"]),
+    // Photo formats: PNG (libpng), JPEG with its EXIF orientation (libjpeg-turbo, libexif),
+    // PDF rasterized (MuPDF), and telling them apart. Knows nothing of ties or terminals.
+    .target(name: "ImageCodecs", dependencies: ["CLibPNG", "CImageCodecs"]),
+    // libjpeg's and MuPDF's errors longjmp, which must not cross Swift frames: these C
+    // wrappers catch them. Debian ships MuPDF only as a static library, so its own
+    // dependencies are named here too, in the order a static link needs them.
+    .target(
+      name: "CImageCodecs",
+      linkerSettings: [
+        "mupdf", "mupdf-third", "mujs", "gumbo", "openjp2", "jbig2dec", "freetype", "jpeg", "exif",
+        "z", "m",
+      ].map { .linkedLibrary($0) }
+    ),
     // libpng's simplified API, so that no PNG decoder is written by hand.
     .systemLibrary(
       name: "CLibPNG",
@@ -43,7 +57,7 @@ let package = Package(
     .executableTarget(
       name: "bowties",
       dependencies: [
-        "BowTieKit", "TerminalImage",
+        "BowTieKit", "TerminalImage", "ImageCodecs",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
@@ -56,11 +70,12 @@ let package = Package(
       dependencies: ["EmbedResources"]
     ),
     .testTarget(name: "BowTieKitTests", dependencies: ["BowTieKit"]),
-    .testTarget(name: "TerminalImageTests", dependencies: ["TerminalImage"]),
+    .testTarget(name: "TerminalImageTests", dependencies: ["TerminalImage", "ImageCodecs"]),
+    .testTarget(name: "ImageCodecsTests", dependencies: ["ImageCodecs"]),
     .testTarget(
       name: "bowtiesTests",
       dependencies: [
-        "bowties", "BowTieKit", "TerminalImage",
+        "bowties", "BowTieKit", "TerminalImage", "ImageCodecs",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       // Expected `show --image always` output, compared byte for byte by PhotoTests.

@@ -10,10 +10,10 @@ import PackageDescription
 
 /// lld, because gold resolves SwiftPM's `--defsym main=…` to garbage when libFuzzer's
 /// runtime brings a main() too (the binary jumps into its ELF header).
-func fuzzer(_ name: String) -> Target {
+func fuzzer(_ name: String, _ more: [Target.Dependency] = []) -> Target {
   .executableTarget(
     name: name,
-    dependencies: ["FuzzSupport", .product(name: "BowTieKit", package: "bowties")],
+    dependencies: ["FuzzSupport", .product(name: "BowTieKit", package: "bowties")] + more,
     linkerSettings: [.unsafeFlags(["-sanitize=fuzzer,address", "-use-ld=lld"])]
   )
 }
@@ -33,5 +33,6 @@ let package = Package(
     fuzzer("FuzzColorArchive"),
     fuzzer("FuzzSeedFile"),
     fuzzer("FuzzTieResolver"),
+    fuzzer("FuzzPhoto", [.product(name: "ImageCodecs", package: "bowties")]),
   ]
 )

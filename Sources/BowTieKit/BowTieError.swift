@@ -30,8 +30,15 @@ public enum BowTieError: Error, Equatable, Sendable {
 
   /// An input file is missing or cannot be read.
   case inputUnreadable(path: String, reason: String)
-  /// The photo a seed entry names is missing or cannot be read.
+  /// A backup to restore holds what bowties refuses to use (a photo file name or an undo
+  /// entry that could reach outside the store).
+  case invalidBackup(path: String, reason: String)
+  /// The photo a seed entry names cannot be read, or is not a photo bowties can use.
   case seedImageUnreadable(index: Int, name: String?, path: String, reason: String)
+  /// The photo a seed entry names is in none of the places looked in (`images/`, then
+  /// the asset catalogs beside the plist).
+  case seedImageMissing(
+    index: Int, name: String?, imageName: String, lookedIn: [String], catalogsFound: Bool)
 
   /// An output file cannot be written.
   case outputUnwritable(path: String, reason: String)
@@ -84,12 +91,22 @@ extension BowTieError: LocalizedError {
     case .seedImageUnreadable(let index, let name, let path, let reason):
       let label = name.map { " (\($0))" } ?? ""
       return "entry \(index)\(label): imageName: cannot read \(path): \(reason)"
+    case .seedImageMissing(let index, let name, let imageName, let places, let catalogsFound):
+      let label = name.map { " (\($0))" } ?? ""
+      let whereLooked =
+        catalogsFound
+        ? "not in \(places.joined(separator: " nor in "))"
+        : "not in \(places.joined(separator: " nor in ")), and no asset catalog (*.xcassets) is beside the plist"
+      return "entry \(index)\(label): imageName: \(imageName) is \(whereLooked); "
+        + "seed with --no-photos to add the ties without their photos"
     case .invalidSeedFile(let source, let reason):
       return "\(source): \(reason)"
     case .invalidValue(let reason), .usage(let reason):
       return reason
     case .inputUnreadable(let path, let reason):
       return "cannot read \(path): \(reason)"
+    case .invalidBackup(let path, let reason):
+      return "cannot restore \(path): \(reason); nothing was changed"
     case .outputUnwritable(let path, let reason):
       return "cannot write \(path): \(reason)"
     case .storeUnreadable(let path, let reason):

@@ -1,3 +1,5 @@
+import ImageCodecs
+
 /// How an image reaches the screen.
 public enum ImageProtocol: String, Sendable, CaseIterable {
   /// Colored "▀" characters: works on any terminal with 256 colors or more, and in a file.

@@ -1,3 +1,5 @@
+import ImageCodecs
+
 /// How many colors a terminal can show.
 public enum ColorDepth: String, Sendable, CaseIterable {
   /// 24-bit `38;2;r;g;b` colors.

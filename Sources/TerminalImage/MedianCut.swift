@@ -1,3 +1,5 @@
+import ImageCodecs
+
 /// A palette chosen for one image by median cut, for sixel, whose terminals hold a few
 /// hundred color registers: the fixed 256-color palette turns a red tie's shading into
 /// bands of orange and pink, an adaptive one keeps it red.

@@ -1,4 +1,5 @@
 import Foundation
+import ImageCodecs
 
 /// The xterm 256-color palette, for terminals without truecolor.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import ImageCodecs
 
 /// The kitty graphics protocol (kitty, Ghostty, and others):
 /// `ESC _G keys;base64 ESC \`, in chunks.

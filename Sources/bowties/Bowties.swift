@@ -18,7 +18,8 @@ struct Bowties: ParsableCommand {
       "Café Bow Tie"), or an id.
 
       Exit status: 0 success; 1 no such tie, or an ambiguous TIE; 64 usage error; \
-      65 invalid data; 66 an input file missing or unreadable; 70 internal error; \
+      65 invalid data; 66 an input file missing, unreadable or unusable (a photo that \
+      does not decode); 70 internal error; \
       74 the store unreadable, unwritable, damaged or from a newer bowties; \
       75 the store busy past the timeout ($BOWTIES_BUSY_TIMEOUT seconds, default 10).
       """,
@@ -34,6 +35,7 @@ struct Bowties: ParsableCommand {
     // As the app does in its delegate: the transformer is registered before any store opens.
     ColorAttributeTransformer.register()
     do {
+      try checkArgumentsAreUTF8()
       var command = try FastPath.command(Array(CommandLine.arguments.dropFirst())) ?? parseAsRoot()
       try command.run()
       try StoreOptions.closeOpenedStores()
@@ -42,6 +44,18 @@ struct Bowties: ParsableCommand {
       // failure to close it is not the error to report.
       try? StoreOptions.closeOpenedStores()
       ExitStatus.exit(with: error)
+    }
+  }
+
+  /// Refuses an argument that is not valid UTF-8: `CommandLine.arguments` repairs such
+  /// bytes with U+FFFD, so `--store` would name another file, and a TIE another tie.
+  static func checkArgumentsAreUTF8() throws(BowTieError) {
+    for index in 1..<Int(CommandLine.argc) {
+      guard let argument = CommandLine.unsafeArgv[index],
+        String(validatingCString: argument) != nil
+      else {
+        throw .usage("argument \(index) is not valid UTF-8 text")
+      }
     }
   }
 }

@@ -283,15 +283,37 @@ struct StoreTests {
     let marker = folder.externalDataFolder.deletingLastPathComponent()
       .appendingPathComponent("photo-writes-in-progress")
     try Data().write(to: marker)
-    try photoBytes(count: 10, seed: 22).write(
-      to: folder.externalDataFolder.appendingPathComponent("0bad"))
-    try Data().write(to: folder.externalDataFolder.appendingPathComponent(".tmp-123"))
-    #expect(folder.externalFiles().count == 3)
+    let orphan = photoBytes(count: 10, seed: 22)
+    try orphan.write(
+      to: folder.externalDataFolder.appendingPathComponent(PhotoStorage.contentName(orphan)))
+    try Data().write(to: folder.externalDataFolder.appendingPathComponent(".tmp-\(UUID())"))
+    // Not a name bowties gives a file: never made into a path to remove, whatever it is.
+    try Data().write(to: folder.externalDataFolder.appendingPathComponent("notes.txt"))
+    #expect(folder.externalFiles().count == 4)
     _ = try folder.openStore()
-    #expect(folder.externalFiles() == [kept])
+    #expect(folder.externalFiles() == [kept, "notes.txt"].sorted())
     #expect(!FileManager.default.fileExists(atPath: marker.path))
     #expect(
       try folder.openStore().tie(matching: "BIG", loadingPhoto: true).photoData?.count == 200_000)
+  }
+
+  @Test("a store this process created keeps its locks: another process cannot remove its log")
+  func createdStoreKeepsItsLocks() throws {
+    let folder = TemporaryFolder()
+    let store = try folder.openStore()
+    // sqlite3 opens and closes the store, and removes the log and its index if it finds
+    // itself the last connection: that must not happen while this one is open.
+    let probe = Process()
+    probe.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+    probe.arguments = [folder.storeURL.path, "SELECT count(*) FROM bowTie"]
+    probe.standardOutput = FileHandle.nullDevice
+    try probe.run()
+    probe.waitUntilExit()
+    #expect(FileManager.default.fileExists(atPath: folder.storeURL.path + "-wal"))
+    try store.add(BowTie(name: "After", searchKey: "AF"))
+    try store.closeDatabase()
+    let reopened = try folder.openStore()
+    #expect(try reopened.count() == 1)
   }
 
   @Test("a successful seed leaves no marker behind")

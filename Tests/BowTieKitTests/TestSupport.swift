@@ -69,10 +69,39 @@ func tieEntry(
   return entry
 }
 
-/// Deterministic bytes that do not compress or repeat: stand-ins for photos.
+/// A valid PNG of exactly `count` bytes, different for each seed: a 1×1 image whose size
+/// is made up by a private ancillary chunk of deterministic random bytes, which decoders
+/// skip. Photos are decoded on their way into the store, so stand-ins must be real.
+/// Below the smallest such PNG (82 bytes), the random bytes alone.
 func photoBytes(count: Int, seed: UInt64) -> Data {
   var generator = SplitMix64(seed: seed)
-  return Data((0..<count).map { _ in UInt8(truncatingIfNeeded: generator.next()) })
+  let pixel = Data(
+    base64Encoded:
+      "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGM4IafxHwAEzgIOvZGGtQAAAABJRU5ErkJggg=="
+  )!
+  let end = pixel.count - 12  // IEND: length, type, CRC
+  let filler = count - pixel.count - 12
+  guard filler >= 0 else {
+    return Data((0..<count).map { _ in UInt8(truncatingIfNeeded: generator.next()) })
+  }
+  let body =
+    Data("prVt".utf8) + Data((0..<filler).map { _ in UInt8(truncatingIfNeeded: generator.next()) })
+  var chunk = Data()
+  for shift in [24, 16, 8, 0] { chunk.append(UInt8(truncatingIfNeeded: filler >> shift)) }
+  chunk += body
+  let crc = crc32(body)
+  for shift in [24, 16, 8, 0] { chunk.append(UInt8(truncatingIfNeeded: crc >> shift)) }
+  return pixel.prefix(end) + chunk + pixel.suffix(12)
+}
+
+/// PNG's chunk checksum (ISO 3309 CRC-32).
+private func crc32(_ data: Data) -> UInt32 {
+  var crc: UInt32 = 0xFFFF_FFFF
+  for byte in data {
+    crc ^= UInt32(byte)
+    for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+  }
+  return ~crc
 }
 
 /// Steele, Lea and Flood's SplitMix64: tiny, fast and reproducible from its seed.

@@ -33,14 +33,14 @@ struct XMLPlistReaderTests {
     <key>isFavorite</key><true/><key>lastWorn</key><date>2026-11-01T10:00:00Z</date>
     <key>tintColor</key><dict><key>red</key><integer>1</integer><key>green</key><integer>2</integer>
     <key>blue</key><integer>3</integer></dict><key>photoData</key><data>
-    iVBORw0K
-    GgoAAAA=
+    iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4
+    nGM4IafxHwAEzgIOvZGGtQAAAABJRU5ErkJggg==
     </data><key>price</key><string><![CDATA[19.99]]></string></dict>
     """
 
   @Test("reads what Foundation reads, value for value")
   func sameAsFoundation() throws {
-    let xml = plist(tie + tie.replacingOccurrences(of: "AB", with: "CD"))
+    let xml = plist(tie + tie.replacingOccurrences(of: "AB</string>", with: "CD</string>"))
     let streamed = try parse(xml)
     let viaFoundation = try PropertyListSerialization.propertyList(
       from: Data(xml.utf8), format: nil)
@@ -52,7 +52,13 @@ struct XMLPlistReaderTests {
     #expect(
       first.name == "A & B <Tie>" && first.rating == 4.5 && first.timesWorn == 3 && first.isFavorite
     )
-    #expect(first.photoData == Data(base64Encoded: "iVBORw0KGgoAAAA="))
+    #expect(
+      first.photoData
+        == Data(
+          base64Encoded:
+            "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGM4IafxHwAEzgIOvZGGtQAAAABJRU5ErkJggg=="
+        ))
+    #expect(first.photoDescription == PhotoDescription(format: .png, width: 1, height: 1))
     #expect(first.price == Decimal(string: "19.99"))
   }
 

@@ -1,3 +1,4 @@
+import ImageCodecs
 import Testing
 
 @testable import TerminalImage

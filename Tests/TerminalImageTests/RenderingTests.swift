@@ -1,4 +1,5 @@
 import Foundation
+import ImageCodecs
 import Testing
 
 @testable import TerminalImage

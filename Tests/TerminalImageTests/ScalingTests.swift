@@ -1,5 +1,6 @@
 import Testing
 
+@testable import ImageCodecs
 @testable import TerminalImage
 
 /// Area-averaging, alpha and the size an image is drawn at.

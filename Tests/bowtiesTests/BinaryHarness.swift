@@ -1,4 +1,6 @@
 import Foundation
+import ImageCodecs
+import TerminalImage
 
 /// Runs the `bowties` binary as a user would. By default the debug build beside the
 /// test bundle; `BOWTIES_BINARY` points the same tests at the build that ships.
@@ -74,10 +76,33 @@ struct Bowtie: Sendable {
       stderr: String(decoding: errorData.wait(), as: UTF8.self))
   }
 
-  /// Runs sqlite3 on the test's store.
+  /// Runs sqlite3 on the test's store; an SQL error fails the test's step, so that a set-up
+  /// that did not happen cannot pass for one that did.
   @discardableResult
   func sqlite(_ sql: String) throws -> String {
-    try run("/usr/bin/sqlite3", [store, sql]).stdout
+    let result = try run("/usr/bin/sqlite3", [store, sql])
+    guard result.status == 0 else { throw SQLiteFailure(sql: sql, result: result) }
+    return result.stdout
+  }
+
+  struct SQLiteFailure: Error {
+    var sql: String
+    var result: Result
+  }
+
+  /// A real PNG of noise, 260 × 260 pixels: about 270 KB, so above the 128 KiB cutoff for
+  /// external storage, and different for each seed.
+  static func noisePNG(seed: UInt64) -> Data {
+    var state = seed &+ 0x9E37_79B9_7F4A_7C15
+    let bytes = (0..<(260 * 260 * 4)).map { _ in
+      state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      return UInt8(truncatingIfNeeded: state >> 33) | 0x01
+    }
+    // The encoder fails only when out of memory.
+    guard let png = try? PNG.encode(RGBAImage(width: 260, height: 260, bytes: bytes)) else {
+      fatalError("cannot encode a test photo")
+    }
+    return png
   }
 
   /// Parses `list --json`.
@@ -104,4 +129,52 @@ final class ErrorCollector: @unchecked Sendable {
     done.wait()
     return data
   }
+}
+
+/// A valid PNG of exactly `bytes` bytes (at least 82), different for each seed: a 1×1
+/// image made up to size by a private ancillary chunk of random bytes, which decoders
+/// skip. Photos are decoded on their way in, so a stand-in of a given size must be real.
+func testPNG(bytes: Int, seed: UInt64 = 0x5EED) -> Data {
+  let pixel = Data(
+    base64Encoded:
+      "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGM4IafxHwAEzgIOvZGGtQAAAABJRU5ErkJggg=="
+  )!
+  let filler = bytes - pixel.count - 12
+  precondition(filler >= 0, "a PNG of \(bytes) bytes is too small for its chunks")
+  var state = seed
+  var body = Data("prVt".utf8)
+  body.reserveCapacity(filler + 4)
+  for _ in 0..<filler {
+    state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+    body.append(UInt8(truncatingIfNeeded: state >> 33))
+  }
+  var crc: UInt32 = 0xFFFF_FFFF
+  for byte in body {
+    crc = crcTable[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8)
+  }
+  crc = ~crc
+  var chunk = Data()
+  for shift in [24, 16, 8, 0] { chunk.append(UInt8(truncatingIfNeeded: filler >> shift)) }
+  chunk += body
+  for shift in [24, 16, 8, 0] { chunk.append(UInt8(truncatingIfNeeded: crc >> shift)) }
+  return pixel.prefix(pixel.count - 12) + chunk + pixel.suffix(12)
+}
+
+/// The fixtures `scripts/make-photo-fixtures.py` writes.
+enum Fixtures {
+  static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent().appendingPathComponent("Fixtures")
+
+  static func photo(_ name: String) -> URL {
+    folder.appendingPathComponent("Photos").appendingPathComponent(name)
+  }
+
+  static let bookProject = folder.appendingPathComponent("BookProject/BowTies")
+}
+
+/// PNG's chunk checksum (ISO 3309 CRC-32), a byte at a time.
+private let crcTable: [UInt32] = (0..<256).map { index in
+  var crc = UInt32(index)
+  for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+  return crc
 }

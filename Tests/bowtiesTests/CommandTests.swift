@@ -23,7 +23,7 @@ struct CommandTests {
           URL         https://en.wikipedia.org/wiki/Bow_tie
           Price       none
           Color       #EF3024
-          Photo       \(try photoSize(bowtie, "R")) bytes
+          Photo       PNG 128×128, 10.8 KB
 
         """)
     #expect(!result.stdout.contains("\u{1B}"), "no color when stdout is not a terminal")
@@ -58,13 +58,7 @@ struct CommandTests {
     }
   }
 
-  private func photoSize(_ bowtie: Bowtie, _ key: String) throws -> Int {
-    let json = try JSONSerialization.jsonObject(
-      with: Data(try bowtie("show", key, "--json").stdout.utf8))
-    return (json as? [String: Any])?["photoBytes"] as? Int ?? -1
-  }
-
-  @Test("show --json has the plist's keys plus photoBytes")
+  @Test("show --json has the plist's keys plus the photo's bytes, format and size")
   func showJSON() throws {
     let bowtie = Bowtie()
     defer { bowtie.remove() }
@@ -75,7 +69,7 @@ struct CommandTests {
     #expect(
       Set(object.keys) == [
         "id", "name", "searchKey", "rating", "timesWorn", "lastWorn", "isFavorite", "url",
-        "price", "tintColor", "photoBytes",
+        "price", "tintColor", "photoBytes", "photoFormat", "photoWidth", "photoHeight",
       ])
     #expect(object["name"] as? String == "Green Bow Tie")
     #expect(object["id"] as? String == "0B0771E5-0000-4000-8000-000000000004")
@@ -83,6 +77,8 @@ struct CommandTests {
     #expect(object["rating"] as? Double == 4.5)
     #expect((object["tintColor"] as? [String: Int]) == ["red": 34, "green": 153, "blue": 84])
     #expect((object["photoBytes"] as? Int ?? 0) > 1000)
+    #expect(object["photoFormat"] as? String == "png")
+    #expect(object["photoWidth"] as? Int == 128 && object["photoHeight"] as? Int == 128)
     let indigo = try bowtie("show", "I", "--json").stdout
     #expect(indigo.contains("\"lastWorn\" : null"))
   }

@@ -8,9 +8,7 @@ struct ExchangeCommandTests {
     let bowtie = Bowtie()
     try bowtie("wear", "R", "--date", "2026-11-20T08:30:15.250Z")
     try bowtie("edit", "G", "--price", "24.99")
-    var big = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
-    big.append(
-      contentsOf: (0..<150_000).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 11) })
+    let big = testPNG(bytes: 150_008)
     let file = bowtie.folder.appendingPathComponent("big.png")
     try big.write(to: file)
     try bowtie(

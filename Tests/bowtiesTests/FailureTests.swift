@@ -147,8 +147,13 @@ struct FailureTests {
 
 @Suite("Interrupted seeds")
 struct InterruptedSeedTests {
-  @Test("a seed killed at any moment leaves all or none of it, and no orphan photo file")
-  func killedSeeds() throws {
+  /// The hundred photos of the killed seeds, made once.
+  static let seedPhotos = (0..<100).map { Bowtie.noisePNG(seed: UInt64($0)) }
+
+  @Test(
+    "a seed killed after its Nth photo file, or before any, leaves none of it and no orphan",
+    arguments: [0, 1, 5, 20, 50, 90])
+  func killedSeeds(afterPhotos photos: Int) throws {
     let bowtie = Bowtie()
     defer { bowtie.remove() }
     try bowtie("list")
@@ -156,9 +161,7 @@ struct InterruptedSeedTests {
     try FileManager.default.createDirectory(at: images, withIntermediateDirectories: true)
     var entries = ""
     for index in 0..<100 {
-      var photo = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
-      photo.append(photoNoise(count: 200_000, seed: UInt64(index)))
-      try photo.write(to: images.appendingPathComponent("p\(index).png"))
+      try Self.seedPhotos[index].write(to: images.appendingPathComponent("p\(index).png"))
       entries += """
         <dict><key>name</key><string>Photo Tie \(index)</string><key>searchKey</key>
         <string>P\(index)</string><key>rating</key><integer>3</integer>
@@ -170,44 +173,73 @@ struct InterruptedSeedTests {
     let support = bowtie.folder.appendingPathComponent(".BowTies_SUPPORT")
     let external = support.appendingPathComponent("_EXTERNAL_DATA")
     let marker = support.appendingPathComponent("photo-writes-in-progress")
-    var interruptedMidWrite = 0
-    for delay in [0.005, 0.01, 0.02, 0.03, 0.05, 0.07, 0.1, 0.13, 0.17, 0.22, 0.3, 0.4] {
-      try bowtie.sqlite("DELETE FROM bowTie WHERE searchKey LIKE 'P%'")
-      try? FileManager.default.removeItem(at: external)
-      let process = Process()
-      process.executableURL = Bowtie.binary
-      process.arguments = ["seed", "photos.plist", "--store", bowtie.store]
-      process.currentDirectoryURL = bowtie.folder
-      process.standardOutput = FileHandle.nullDevice
-      process.standardError = FileHandle.nullDevice
-      try process.run()
-      Thread.sleep(forTimeInterval: delay)
-      kill(process.processIdentifier, SIGKILL)
-      process.waitUntilExit()
-      if FileManager.default.fileExists(atPath: marker.path) { interruptedMidWrite += 1 }
-      // The next command sweeps what the killed one left.
-      #expect(try bowtie("list").status == 0)
-      let count = try bowtie.sqlite("SELECT count(*) FROM bowTie")
-      #expect(count == "7\n" || count == "107\n", "after \(delay) s: \(count)")
-      #expect(try bowtie.sqlite("PRAGMA integrity_check") == "ok\n")
-      let referenced = Set(
-        try bowtie.sqlite("SELECT photoFile FROM bowTie WHERE photoFile IS NOT NULL")
-          .split(separator: "\n").map(String.init))
-      let files = Set((try? FileManager.default.contentsOfDirectory(atPath: external.path)) ?? [])
-      #expect(files.subtracting(referenced).isEmpty, "orphans after \(delay) s")
-      #expect(referenced.subtracting(files).isEmpty, "missing files after \(delay) s")
-      #expect(!FileManager.default.fileExists(atPath: marker.path))
-    }
-    // Without this the test could pass without ever killing a seed mid-write.
-    #expect(interruptedMidWrite > 0)
+    try FileManager.default.createDirectory(at: external, withIntermediateDirectories: true)
+    // Photo files are renamed into place when whole: the kill follows the Nth, or, for 0,
+    // the marker that comes first. Each photo takes milliseconds to write and sync, far
+    // longer than the kill takes to land, so the seed is always stopped mid-transaction.
+    let watch = try DirectoryWatch(photos == 0 ? support : external)
+    let process = Process()
+    process.executableURL = Bowtie.binary
+    process.arguments = ["seed", "photos.plist", "--store", bowtie.store]
+    process.currentDirectoryURL = bowtie.folder
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    let seen = watch.waitForRenames(max(photos, 1), timeout: 60)
+    kill(process.processIdentifier, SIGKILL)
+    process.waitUntilExit()
+    #expect(seen == max(photos, 1), "the seed finished or stalled first")
+    #expect(process.terminationReason == .uncaughtSignal)
+    #expect(FileManager.default.fileExists(atPath: marker.path))
+    let left = try FileManager.default.contentsOfDirectory(atPath: external.path)
+    #expect(left.count >= photos, "\(left.count) photo files after \(photos)")
+
+    // The next command sweeps what the killed one left, and the seed left nothing else.
+    #expect(try bowtie("list").status == 0)
+    #expect(try bowtie.sqlite("SELECT count(*) FROM bowTie") == "7\n")
+    #expect(try bowtie.sqlite("PRAGMA integrity_check") == "ok\n")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: external.path).isEmpty)
+    #expect(!FileManager.default.fileExists(atPath: marker.path))
   }
 
-  private func photoNoise(count: Int, seed: UInt64) -> Data {
-    var state = seed &+ 0x9E37_79B9_7F4A_7C15
-    return Data(
-      (0..<count).map { _ in
-        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-        return UInt8(truncatingIfNeeded: state >> 33)
-      })
+}
+
+/// Counts the files renamed into a folder (how `writeAtomically` puts each file in place),
+/// through inotify, so that a test can act right after the Nth.
+private final class DirectoryWatch {
+  private let descriptor: Int32
+
+  init(_ folder: URL) throws {
+    descriptor = inotify_init1(Int32(IN_CLOEXEC))
+    guard descriptor >= 0, inotify_add_watch(descriptor, folder.path, UInt32(IN_MOVED_TO)) >= 0
+    else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+  }
+
+  deinit { close(descriptor) }
+
+  /// Waits until `count` files have been renamed into the folder, or `timeout` seconds
+  /// pass; returns how many were.
+  func waitForRenames(_ count: Int, timeout: TimeInterval) -> Int {
+    let deadline = Date().addingTimeInterval(timeout)
+    var seen = 0
+    var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+    while seen < count {
+      let remaining = deadline.timeIntervalSinceNow
+      guard remaining > 0 else { break }
+      var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+      guard poll(&poller, 1, Int32(remaining * 1000)) > 0 else { continue }
+      let length = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+      guard length > 0 else { continue }
+      // Each event is an inotify_event header followed by its padded name.
+      var offset = 0
+      while offset < length {
+        let nameLength = buffer.withUnsafeBytes {
+          $0.load(fromByteOffset: offset + 12, as: UInt32.self)
+        }
+        seen += 1
+        offset += 16 + Int(nameLength)
+      }
+    }
+    return seen
   }
 }

@@ -4,9 +4,7 @@ import Testing
 @Suite("add, edit, remove, photo")
 struct InventoryCommandTests {
   private func png(_ bowtie: Bowtie, _ name: String, bytes: Int) throws -> String {
-    var data = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
-    data.append(
-      contentsOf: (0..<bytes).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 13) })
+    let data = testPNG(bytes: bytes)
     let file = bowtie.folder.appendingPathComponent(name)
     try data.write(to: file)
     return file.path
@@ -60,14 +58,18 @@ struct InventoryCommandTests {
     #expect(try bowtie.sqlite("SELECT count(*) FROM bowTie") == "7\n")
   }
 
-  @Test("a photo that is missing or not a PNG is refused")
+  @Test("a photo that is missing or not a PNG or JPEG is refused: an unusable input file, 66")
   func badPhotos() throws {
     let bowtie = Bowtie()
     defer { bowtie.remove() }
     #expect(try bowtie("add", "--name", "X", "--photo", "nope.png").status == 66)
     try Data("GIF89a".utf8).write(to: bowtie.folder.appendingPathComponent("x.gif"))
     let gif = try bowtie("add", "--name", "X", "--photo", "x.gif")
-    #expect(gif.status == 65 && gif.stderr.contains("is not a PNG image"))
+    #expect(gif.status == 66)
+    #expect(
+      gif.stderr
+        == "bowties: cannot read x.gif: a GIF image, which bowties cannot read (PNG and JPEG only); convert it first: convert x.gif x.png\n"
+    )
   }
 
   @Test("edit changes the named attributes; photo writes the photo back out")
@@ -83,7 +85,7 @@ struct InventoryCommandTests {
     #expect(
       edited.stdout.hasPrefix(
         "Crimson Bow Tie\n  Key         R\n  Rating      4/5\n  Times worn  12\n"))
-    #expect(edited.stdout.contains("Photo       200008 bytes"))
+    #expect(edited.stdout.contains("Photo       PNG 1×1, 200.0 KB"))
     let out = bowtie.folder.appendingPathComponent("out.png")
     #expect(try bowtie("photo", "crimson", "--output", out.path).status == 0)
     #expect(try Data(contentsOf: out) == Data(contentsOf: URL(fileURLWithPath: big)))

@@ -5,14 +5,8 @@ import Testing
 @Suite("Maintenance")
 struct MaintenanceCommandTests {
   private func photo(bytes: Int) -> Data {
-    // Not a real PNG: the store keeps bytes; only the size decides where they live.
-    var data = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
-    var state: UInt64 = 0x5EED
-    while data.count < bytes {
-      state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-      data.append(UInt8(truncatingIfNeeded: state >> 33))
-    }
-    return data
+    // Only the size decides where a photo lives.
+    testPNG(bytes: bytes)
   }
 
   private var photoFolder: (Bowtie) -> URL {
@@ -39,7 +33,9 @@ struct MaintenanceCommandTests {
     let blueFile = try #require(
       try FileManager.default.contentsOfDirectory(atPath: photos.path).first)
     try Data("changed".utf8).write(to: photos.appendingPathComponent(blueFile))
-    try Data("stray".utf8).write(to: photos.appendingPathComponent("0rphan"))
+    let stray = String(repeating: "0", count: 64)
+    try Data("stray".utf8).write(to: photos.appendingPathComponent(stray))
+    try Data("mine".utf8).write(to: photos.appendingPathComponent("notes.txt"))
 
     let found = try bowtie("doctor", "--json")
     #expect(found.status == 65)
@@ -52,17 +48,20 @@ struct MaintenanceCommandTests {
       kinds == [
         "color Orange Bow Tie (O)", "invalidRow Green Bow Tie (G)", "invalidRow Red Bow Tie (rr)",
         "invalidRow Yellow Bow Tie (Y Y)", "invalidRow Yellow Bow Tie (Y Y)",
-        "orphanedPhoto 0rphan", "photo Blue Bow Tie (B)",
+        "orphanedPhoto \(stray)", "orphanedPhoto notes.txt", "photo Blue Bow Tie (B)",
       ], "\(kinds)")
     #expect(problems.allSatisfy { $0["repaired"] as? Bool == false })
 
     let repaired = try bowtie("doctor", "--repair")
     #expect(repaired.status == 65, "\(repaired)")
-    #expect(repaired.stdout.contains("repaired  orphanedPhoto  0rphan"))
+    #expect(repaired.stdout.contains("repaired  orphanedPhoto  \(stray)"))
+    #expect(repaired.stdout.contains("problem   orphanedPhoto  notes.txt: bowties did not write"))
     #expect(repaired.stdout.contains("repaired  invalidRow  Red Bow Tie (rr)"))
     #expect(repaired.stdout.contains("problem   color  Orange Bow Tie (O)"))
-    #expect(repaired.stdout.hasSuffix("3 problems remain\n"), "\(repaired.stdout)")
-    #expect(!FileManager.default.fileExists(atPath: photos.appendingPathComponent("0rphan").path))
+    #expect(repaired.stdout.hasSuffix("4 problems remain\n"), "\(repaired.stdout)")
+    #expect(!FileManager.default.fileExists(atPath: photos.appendingPathComponent(stray).path))
+    #expect(FileManager.default.fileExists(atPath: photos.appendingPathComponent("notes.txt").path))
+    try FileManager.default.removeItem(at: photos.appendingPathComponent("notes.txt"))
     // The repaired rows read as the other tool meant them.
     #expect(try bowtie("show", "rr").status == 0)
     #expect(try bowtie.sqlite("SELECT timesWorn FROM bowTie WHERE searchKey = 'G'") == "12\n")

@@ -1,4 +1,5 @@
 import Foundation
+import ImageCodecs
 import TerminalImage
 import Testing
 
@@ -60,7 +61,7 @@ struct PhotoTests {
     #expect(
       narrow.stdout.hasSuffix(
         Self.details.replacingOccurrences(
-          of: "#EF3024\n", with: "#EF3024\n  Photo       10798 bytes\n"
+          of: "#EF3024\n", with: "#EF3024\n  Photo       PNG 128×128, 10.8 KB\n"
         ).dropFirst(Self.details.count)))
     let rows = narrow.stdout.split(separator: "\n")
     #expect(rows.first!.contains("\u{1B}[38;2;"))
@@ -163,7 +164,8 @@ struct PhotoTests {
       #expect(lines[row].hasPrefix(line), "row \(row)")
     }
     #expect(lines[0].hasSuffix("  Noise Bow Tie"))
-    #expect(lines[9].hasSuffix("  Photo       \(png.count) bytes"))
+    #expect(lines[9].hasSuffix("  Photo       PNG 256×256, 230.5 KB"))
+    #expect(png.count == 230_530)
 
     try FileManager.default.removeItem(at: external.appendingPathComponent(files[0]))
     let missing = try bowtie("show", "N", "--image", "always", environment: ["COLUMNS": "100"])
@@ -177,7 +179,7 @@ struct PhotoTests {
   }
 
   @Test(
-    "a corrupt photo is a one-line warning; the details still show, exit 0",
+    "a corrupt PNG is refused on its way in (66); written into the store by another tool, it is a one-line warning at show, exit 0",
     arguments: ["garbage", "truncated", "bad CRC"])
   func corruptPhoto(kind: String) throws {
     let bowtie = Bowtie()
@@ -202,7 +204,17 @@ struct PhotoTests {
     let file = bowtie.folder.appendingPathComponent("bad.png")
     try bad.write(to: file)
     try bowtie("show", "R")
-    #expect(try bowtie("edit", "R", "--photo", file.path).status == 0)
+    let refused = try bowtie("edit", "R", "--photo", file.path)
+    #expect(refused.status == 66)
+    #expect(
+      refused.stderr.hasPrefix("bowties: cannot read \(file.path): not a readable PNG image ("))
+    #expect(refused.stderr.split(separator: "\n").count == 1)
+    #expect(
+      try bowtie("show", "R").stdout.contains("Photo       PNG 128×128, 10.8 KB"), "unchanged")
+    try bowtie.sqlite(
+      "UPDATE bowTie SET photoData = X'\(bad.map { String(format: "%02X", $0) }.joined())', "
+        + "photoSize = \(bad.count), photoFormat = NULL, photoWidth = NULL, photoHeight = NULL "
+        + "WHERE searchKey = 'R'")
     let result = try bowtie("show", "R", "--image", "always", environment: ["COLUMNS": "100"])
     #expect(result.status == 0)
     #expect(result.stdout == Self.details + "  Photo       \(bad.count) bytes\n")
@@ -226,8 +238,9 @@ struct PhotoTests {
     #expect(result.stdout.hasPrefix("Orange Bow Tie\n"))
     #expect(!result.stdout.contains("\u{1B}"))
     #expect(
-      result.stderr.hasPrefix(
-        "bowties: warning: Orange Bow Tie: its photo cannot be shown: not a readable PNG image ("))
+      result.stderr
+        == "bowties: warning: Orange Bow Tie: its photo cannot be shown: a GIF image, which bowties cannot read (PNG and JPEG only)\n"
+    )
     #expect(result.stderr.split(separator: "\n").count == 1)
   }
 }

@@ -45,7 +45,7 @@ struct SeedCommandTests {
     let folder = bowtie.folder.appendingPathComponent("mine")
     try FileManager.default.createDirectory(
       at: folder.appendingPathComponent("images"), withIntermediateDirectories: true)
-    let photo = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 1, 2, 3])
+    let photo = testPNG(bytes: 100)
     try photo.write(to: folder.appendingPathComponent("images/teal.png"))
     try plist([entry("Teal Bow Tie", "T", extra: "<key>imageName</key><string>teal</string>")])
       .write(to: folder.appendingPathComponent("ties.plist"))
@@ -183,7 +183,11 @@ struct SeedCommandTests {
       .write(to: bowtie.folder.appendingPathComponent("p.plist"))
     let image = try bowtie("seed", "p.plist")
     #expect(image.status == 66)
-    #expect(image.stderr.contains("entry 0 (Teal): imageName: cannot read"))
+    #expect(
+      image.stderr
+        == "bowties: entry 0 (Teal): imageName: teal is not in \(bowtie.folder.path)/images/, "
+        + "and no asset catalog (*.xcassets) is beside the plist; "
+        + "seed with --no-photos to add the ties without their photos\n")
     #expect(!FileManager.default.fileExists(atPath: bowtie.store))
   }
 
@@ -208,8 +212,7 @@ struct SeedCommandTests {
     defer { bowtie.remove() }
     let images = bowtie.folder.appendingPathComponent("images")
     try FileManager.default.createDirectory(at: images, withIntermediateDirectories: true)
-    var big = Data(count: 200_000)
-    for index in big.indices { big[index] = UInt8(truncatingIfNeeded: index &* 2_654_435_761 >> 7) }
+    let big = testPNG(bytes: 200_000)
     try big.write(to: images.appendingPathComponent("big.png"))
     let image = "<key>imageName</key><string>big</string>"
     try plist([entry("Big One", "B1", extra: image), entry("Big Two", "B2", extra: image)])

@@ -8,7 +8,7 @@ public enum ExportFormat: String, CaseIterable, Sendable {
 /// Writes ties in the seed format, so that what `export` writes, `seed` reads back.
 ///
 /// `plist` and `json` carry every attribute under the seed format's keys. Exported to a
-/// folder, photos become `images/<key>.png` files named by `imageName`; exported to one
+/// folder, photos become `images/<key>.png` (or `.jpg`) files named by `imageName`; exported to one
 /// file, they travel inside it as `photoData` (plist data, base64 in JSON). Output is
 /// deterministic: ties in the app's order, keys sorted, dates in whole seconds, so an
 /// export seeded into a new store exports again to the same bytes.
@@ -264,16 +264,25 @@ public struct Exporter: Sendable {
     return fields.map(CSVReport.field).joined(separator: ",")
   }
 
-  /// `R.png` from the search key when it makes a safe file name not given yet (in
-  /// `used`, lowercased); else the id's.
+  /// `R.png` (or `R.jpg` for a JPEG) from the search key when it makes a safe file name
+  /// not given yet (in `used`, lowercased); else the id's.
   static func imageName(for tie: BowTie, used: inout Set<String>) -> String {
+    let ext = tie.photoDescription?.format.fileExtension ?? PhotoFormat.png.fileExtension
+    var name = "\(photoFileStem(tie)).\(ext)"
+    if used.contains(name.lowercased()) { name = "\(tie.id.uuidString).\(ext)" }
+    used.insert(name.lowercased())
+    return name
+  }
+}
+
+extension Exporter {
+  /// The name a tie's photo file is given, without its extension: the search key when it
+  /// is a safe file name, else the id.
+  public static func photoFileStem(_ tie: BowTie) -> String {
     let safe = tie.searchKey.allSatisfy {
       $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_")
     }
-    var name = safe ? "\(tie.searchKey).png" : "\(tie.id.uuidString).png"
-    if used.contains(name.lowercased()) { name = "\(tie.id.uuidString).png" }
-    used.insert(name.lowercased())
-    return name
+    return safe ? tie.searchKey : tie.id.uuidString
   }
 }
 

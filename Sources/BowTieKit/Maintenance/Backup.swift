@@ -48,8 +48,7 @@ extension BowTieStore {
     // A second connection holds the write lock while this one reads its snapshot: the
     // backup API cannot read through a connection that is itself in a write transaction.
     do {
-      var config = Configuration()
-      config.busyMode = .timeout(Self.defaultBusyTimeout)
+      let config = Self.configuration(busyTimeout: try Self.defaultBusyTimeout, pragmas: "")
       let lock = try DatabaseQueue(path: path, configuration: config)
       defer { try? lock.close() }
       return try lock.writeWithoutTransaction { lockDB in
@@ -79,9 +78,16 @@ extension BowTieStore {
       } catch {
         throw BowTieError.outputUnwritable(path: destination.path, reason: error.reason)
       }
-      let names = try Self.referencedPhotoFiles(db)
-      if !names.isEmpty {
-        try Self.copyPhotos(names, from: photos, to: photoFolder, failing: destination)
+      // A name that is not a photo file's is never made into a path; doctor reports it.
+      let names = try Self.referencedPhotoFiles(db).filter(PhotoStorage.isFileName)
+      let copies = PhotoStorage(directory: photoFolder)
+      do {
+        for name in names {
+          try copies.copy(name, from: photos)
+        }
+      } catch {
+        throw BowTieError.outputUnwritable(
+          path: destination.path, reason: "copying photos: \(error.reason)")
       }
       guard rename(temporary.path, destination.path) == 0 else {
         throw BowTieError.outputUnwritable(
@@ -95,12 +101,12 @@ extension BowTieStore {
   /// Replaces the store at `url` with the backup at `source`, photos included.
   ///
   /// The backup is checked first (SQLite's integrity check, a bowties schema this
-  /// version can read) and never modified. Its database is copied into the live store
-  /// with the online backup API, which takes the store's locks like any writer, so
-  /// processes using the store see either the old inventory or the restored one. The
-  /// backup's photo files are put in place before, under the photo-writes marker, so an
-  /// interrupted restore leaves the old store with at most some files that the next
-  /// open sweeps away.
+  /// version can read, and photo file names and undo entries that are safe to use) and
+  /// never modified. Its database is copied into the live store with the online backup
+  /// API, which takes the store's locks like any writer, so processes using the store see
+  /// either the old inventory or the restored one. The backup's photo files are put in
+  /// place before, under the photo-writes marker, so an interrupted restore leaves the old
+  /// store with at most some files that the next open sweeps away.
   public static func restore(from source: URL, to url: URL) throws(BowTieError) -> BackupSummary {
     let checkup: Checkup
     do {
@@ -116,22 +122,22 @@ extension BowTieStore {
     }
     let sourcePhotos = PhotoStorage(
       directory: StoreLocation.externalDataDirectory(forStoreAt: source))
-    let (store, _) = try open(at: url)
     do {
-      var config = Configuration()
-      config.readonly = true
-      let backup = try DatabaseQueue(
-        path: databaseLocation(for: source, readonly: true), configuration: config)
+      let backup = try openForReading(at: source)
       defer { try? backup.close() }
-      let names = try backup.read { db in try referencedPhotoFiles(db) }
+      let names = try backup.read { db in try checkedForRestore(db, source: source) }
+      let store = try open(at: url).store
+      defer { try? store.closeDatabase() }
       // Marked first: files copied by a restore that dies before its commit are then
       // swept by the next open, like those of any interrupted write.
-      if !names.isEmpty, let marker = store.photos.writingMarker,
-        let directory = store.photos.directory
-      {
-        try FileSystem.createDirectories(directory)
-        try FileSystem.writeAtomically(Data(), to: marker)
-        try copyPhotos(names, from: sourcePhotos, to: directory, failing: url)
+      if !names.isEmpty, let marker = store.photos.writingMarker {
+        do {
+          try FileSystem.writeAtomically(Data(), to: marker)
+          for name in names { try store.photos.copy(name, from: sourcePhotos) }
+        } catch {
+          throw BowTieError.outputUnwritable(
+            path: url.path, reason: "copying photos: \(error.reason)")
+        }
       }
       try store.dbWriter.writeWithoutTransaction { live in
         try backup.read { db in try db.backup(to: live) }
@@ -139,13 +145,31 @@ extension BowTieStore {
       // Photos of the replaced inventory, and the marker, go now.
       try store.sweepInterruptedPhotoWrites()
       // An older backup is brought up to this bowties' schema.
-      let (restored, _) = try open(at: url)
-      return BackupSummary(path: url.path, ties: try restored.count(), photoFiles: names.count)
+      try store.migrate(lockFile: migrationLock(forStoreAt: url))
+      return BackupSummary(path: url.path, ties: try store.count(), photoFiles: names.count)
     } catch let error as BowTieError {
       throw error
     } catch {
       throw storeError(error, path: url.path)
     }
+  }
+
+  /// The photo files a backup refers to, once it is known that every name is a photo file
+  /// name and every undo entry can be undone: what a backup holds becomes paths and SQL.
+  private static func checkedForRestore(_ db: Database, source: URL) throws -> [String] {
+    let names = try referencedPhotoFiles(db)
+    if let name = names.first(where: { !PhotoStorage.isFileName($0) }) {
+      throw BowTieError.invalidBackup(
+        path: source.path,
+        reason: "it refers to a photo file named '\(name)', which is not a photo file name")
+    }
+    for row in try Row.fetchAll(db, sql: "SELECT * FROM undoEntry ORDER BY id") {
+      if let entry = try? UndoEntry(row: row), let problem = try entry.problem(in: db) {
+        throw BowTieError.invalidBackup(
+          path: source.path, reason: "its undo entry \(entry.id ?? 0) \(problem)")
+      }
+    }
+    return names
   }
 
   /// Every photo file a tie or an undo entry refers to.
@@ -156,24 +180,5 @@ extension BowTieStore {
         SELECT photoFile FROM bowTie WHERE photoFile IS NOT NULL
         UNION SELECT photoFile FROM undoEntry WHERE photoFile IS NOT NULL
         """)
-  }
-
-  /// Puts each photo file into `folder`: a hard link when both are on one file system
-  /// (photo files are never changed once written), else a copy written atomically.
-  private static func copyPhotos(
-    _ names: [String], from photos: PhotoStorage, to folder: URL, failing destination: URL
-  ) throws(BowTieError) {
-    do {
-      try FileSystem.createDirectories(folder)
-      for name in names {
-        let target = folder.appendingPathComponent(name)
-        if access(target.path, F_OK) == 0 { continue }  // content-addressed: the same bytes
-        let source = photos.url(for: name)
-        if link(source.path, target.path) == 0 { continue }
-        try FileSystem.writeAtomically(Data(contentsOf: source), to: target)
-      }
-    } catch {
-      throw .outputUnwritable(path: destination.path, reason: "copying photos: \(error.reason)")
-    }
   }
 }

@@ -14,7 +14,14 @@ public struct Checkup: Sendable, Codable, Equatable {
       case color
       /// A tie's external photo file is missing, or its content changed.
       case photo
-      /// A photo file that no tie and no undo entry refers to.
+      /// A tie or an undo entry names its photo file with a name bowties never gives one
+      /// (anything but a SHA-256 in hex): such a name is never made into a path.
+      case photoFileName
+      /// An undo entry that cannot be undone: unreadable, or naming columns the table
+      /// does not have.
+      case undoEntry
+      /// A file in the photo folder that no tie and no undo entry refers to, or that
+      /// bowties did not write.
       case orphanedPhoto
       /// A row breaks the model's rules (written by another tool): validation, derived
       /// columns, or the wear count.
@@ -64,15 +71,16 @@ extension BowTieStore {
     guard access(url.path, R_OK) == 0 else {
       throw .storeUnreadable(path: url.path, reason: "permission denied")
     }
-    // A plain connection, read-only unless repairing: the migrator must not run before
-    // the file is known to be sound.
-    var config = Configuration()
-    config.readonly = !repairing
-    config.busyMode = .timeout(defaultBusyTimeout)
+    // Read-only unless repairing, and without the migrator: it must not run before the
+    // file is known to be sound.
     let schema: SchemaState
     do {
-      let queue = try DatabaseQueue(
-        path: databaseLocation(for: url, readonly: config.readonly), configuration: config)
+      let queue =
+        repairing
+        ? try DatabaseQueue(
+          path: url.path, configuration: configuration(busyTimeout: defaultBusyTimeout, pragmas: "")
+        )
+        : try openForReading(at: url)
       defer { try? queue.close() }
       let integrity = try queue.read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check")
       }
@@ -81,6 +89,18 @@ extension BowTieStore {
         return checkup
       }
       schema = try queue.read { db in try checkSchema(db, &checkup) }
+      switch schema {
+      case .unusable: return checkup
+      case .older where !repairing: return checkup
+      case .older:
+        // Opening migrates it, as any write would.
+        for index in checkup.problems.indices { checkup.problems[index].repaired = true }
+      case .current: break
+      }
+      if !repairing {
+        try BowTieStore(opened: queue, at: url).checkContents(&checkup, repairing: false)
+        return checkup
+      }
     } catch let error as DatabaseError
       where [.SQLITE_NOTADB, .SQLITE_CORRUPT].contains(error.resultCode)
     {
@@ -91,18 +111,17 @@ extension BowTieStore {
     } catch {
       throw storeError(error, path: url.path)
     }
-    switch schema {
-    case .unusable: return checkup
-    case .older where !repairing: return checkup
-    case .older:
-      // Opening migrates it, as any write would.
-      for index in checkup.problems.indices { checkup.problems[index].repaired = true }
-    case .current: break
-    }
     let store = try open(at: url).store
-    try store.checkRows(&checkup, repairing: repairing)
-    try store.checkPhotoFiles(&checkup, repairing: repairing)
+    defer { try? store.closeDatabase() }
+    try store.checkContents(&checkup, repairing: true)
     return checkup
+  }
+
+  /// The rows, the undo log and the photo files.
+  private func checkContents(_ checkup: inout Checkup, repairing: Bool) throws(BowTieError) {
+    try checkRows(&checkup, repairing: repairing)
+    try checkUndoLog(&checkup, repairing: repairing)
+    try checkPhotoFiles(&checkup, repairing: repairing)
   }
 
   private enum SchemaState {
@@ -137,10 +156,11 @@ extension BowTieStore {
   }
 
   /// Every row decoded and validated as the model would, and its derived columns and
-  /// wear count compared with what bowties would have written. Rows are read one at a
-  /// time: only the problems found are kept.
+  /// wear count compared with what bowties would have written, the rows read one at a time.
   private func checkRows(_ checkup: inout Checkup, repairing: Bool) throws(BowTieError) {
     var fixes: [(id: String, key: String, name: String, wearsBeforeHistory: Int32)] = []
+    var photoFixes: [String] = []
+    var photoNamesToClear: [String] = []
     try read { db in
       let rows = try Row.fetchCursor(
         db,
@@ -150,11 +170,107 @@ extension BowTieStore {
           """)
       while let row = try rows.next() {
         checkup.tiesChecked += 1
-        check(row, &checkup, &fixes, repairing: repairing)
+        let id: String = (try? row.decode(String.self, forColumn: "id")) ?? "?"
+        let tie: BowTie
+        do {
+          tie = try BowTie(row: row)
+        } catch {
+          let reason =
+            if case .storeUnreadable(_, let reason)? = error as? BowTieError { reason } else {
+              "\(error)"
+            }
+          checkup.report(.invalidRow, "row \(id)", "cannot be read: \(reason)")
+          continue
+        }
+        let subject = "\(tie.name) (\(tie.searchKey))"
+        if let issue = tie.colorIssue {
+          checkup.report(
+            .color, subject,
+            "the stored color cannot be decoded (\(issue)); set one with edit --color")
+        }
+        if let failure = tie.validationFailure {
+          checkup.report(.invalidRow, subject, "\(failure.attribute) \(failure.reason)")
+        }
+        var needsFix = false
+        let key = BowTie.canonicalKey(tie.searchKey)
+        // Byte for byte, as SQLite looks them up: Swift's == takes "가" as jamo and as one
+        // precomposed scalar to be equal, so it missed columns written before they were NFC.
+        let sameBytes = { (stored: String?, expected: String) in
+          stored.map { $0.utf8.elementsEqual(expected.utf8) } ?? false
+        }
+        if !sameBytes(row["canonicalKey"], key)
+          || !sameBytes(row["canonicalName"], tie.canonicalName)
+        {
+          checkup.report(
+            .invalidRow, subject, "its search columns do not match its name and key",
+            repaired: repairing)
+          needsFix = true
+        }
+        let events: Int32 = row["events"]
+        var wearsBeforeHistory = tie.wearsBeforeHistory ?? 0
+        if wearsBeforeHistory + events != tie.timesWorn {
+          let fixable = tie.timesWorn >= events
+          checkup.report(
+            .invalidRow, subject,
+            "timesWorn \(tie.timesWorn) is not the \(wearsBeforeHistory) earlier wears plus the \(events) recorded"
+              + (fixable ? "" : " (fewer than the recorded wears: fix with edit --times-worn)"),
+            repaired: repairing && fixable)
+          if fixable {
+            wearsBeforeHistory = tie.timesWorn - events
+            needsFix = true
+          }
+        }
+        var photo = tie.photoData
+        if let name = tie.externalPhotoName, !PhotoStorage.isFileName(name) {
+          checkup.report(
+            .photoFileName, subject,
+            "its photo file name '\(name)' is not a photo file name (64 lowercase hexadecimal "
+              + "digits); --repair clears it, and the tie keeps no photo",
+            repaired: repairing)
+          photoNamesToClear.append(id)
+        } else if let name = tie.externalPhotoName {
+          do {
+            photo = try photos.read(name, expectedSize: tie.storedPhotoByteCount, tie: tie.name)
+          } catch {
+            checkup.report(
+              .photo, subject,
+              "\(error.localizedDescription); replace it with edit --photo or --no-photo")
+          }
+        }
+        // What the row says of its photo, against the photo's own header.
+        if let photo {
+          let actual = PhotoDescription(of: photo)
+          if actual == nil {
+            checkup.report(
+              .photo, subject,
+              "its photo is not a readable PNG or JPEG image; replace it with edit --photo or --no-photo"
+            )
+          }
+          if actual != tie.photoDescription {
+            checkup.report(
+              .invalidRow, subject,
+              "its photo columns (\(Self.text(tie.photoDescription))) do not match its photo (\(Self.text(actual)))",
+              repaired: repairing)
+            photoFixes.append(id)
+          }
+        }
+        if needsFix { fixes.append((id, key, tie.canonicalName, wearsBeforeHistory)) }
       }
     }
-    guard repairing, !fixes.isEmpty else { return }
+    guard repairing, !fixes.isEmpty || !photoNamesToClear.isEmpty || !photoFixes.isEmpty
+    else { return }
     try write { db, _ in
+      for id in photoNamesToClear {
+        try db.execute(
+          sql: """
+            UPDATE bowTie SET photoFile = NULL, photoSize = NULL, photoFormat = NULL,
+              photoWidth = NULL, photoHeight = NULL
+            WHERE id = ?
+            """, arguments: [id])
+      }
+      for id in photoFixes {
+        try Schema.describePhoto(ofTie: id, in: db, readingPhotoFile: photoFileContents)
+      }
       // The triggers keep timesWorn = wearsBeforeHistory + events, so setting the first
       // to the difference leaves the count the other tool wrote.
       for fix in fixes {
@@ -168,83 +284,71 @@ extension BowTieStore {
     }
   }
 
-  /// One row of ``checkRows(_:repairing:)``: its problems into `checkup`, what a repair
-  /// would write into `fixes`.
-  private func check(
-    _ row: Row, _ checkup: inout Checkup,
-    _ fixes: inout [(id: String, key: String, name: String, wearsBeforeHistory: Int32)],
-    repairing: Bool
-  ) {
-    let id: String = (try? row.decode(String.self, forColumn: "id")) ?? "?"
-    let tie: BowTie
-    do {
-      tie = try BowTie(row: row)
-    } catch {
-      let reason =
-        if case .storeUnreadable(_, let reason)? = error as? BowTieError { reason } else {
-          "\(error)"
-        }
-      checkup.report(.invalidRow, "row \(id)", "cannot be read: \(reason)")
-      return
-    }
-    let subject = "\(tie.name) (\(tie.searchKey))"
-    if let issue = tie.colorIssue {
-      checkup.report(
-        .color, subject,
-        "the stored color cannot be decoded (\(issue)); set one with edit --color")
-    }
-    if let failure = tie.validationFailure {
-      checkup.report(.invalidRow, subject, "\(failure.attribute) \(failure.reason)")
-    }
-    var needsFix = false
-    let key = BowTie.canonicalKey(tie.searchKey)
-    // Byte for byte, as SQLite looks them up: Swift's == takes "가" as jamo and as one
-    // precomposed scalar to be equal, so it missed columns written before they were NFC.
-    let sameBytes = { (stored: String?, expected: String) in
-      stored.map { $0.utf8.elementsEqual(expected.utf8) } ?? false
-    }
-    if !sameBytes(row["canonicalKey"], key) || !sameBytes(row["canonicalName"], tie.canonicalName) {
-      checkup.report(
-        .invalidRow, subject, "its search columns do not match its name and key",
-        repaired: repairing)
-      needsFix = true
-    }
-    let events: Int32 = row["events"]
-    var wearsBeforeHistory = tie.wearsBeforeHistory ?? 0
-    if wearsBeforeHistory + events != tie.timesWorn {
-      let fixable = tie.timesWorn >= events
-      checkup.report(
-        .invalidRow, subject,
-        "timesWorn \(tie.timesWorn) is not the \(wearsBeforeHistory) earlier wears plus the \(events) recorded"
-          + (fixable ? "" : " (fewer than the recorded wears: fix with edit --times-worn)"),
-        repaired: repairing && fixable)
-      if fixable {
-        wearsBeforeHistory = tie.timesWorn - events
-        needsFix = true
-      }
-    }
-    if let name = tie.externalPhotoName {
-      do {
-        _ = try photos.read(name, expectedSize: tie.storedPhotoByteCount, tie: tie.name)
-      } catch {
-        checkup.report(
-          .photo, subject,
-          "\(error.localizedDescription); replace it with edit --photo or --no-photo")
-      }
-    }
-    if needsFix { fixes.append((id, key, tie.canonicalName, wearsBeforeHistory)) }
+  /// "JPEG 480×640", or "none", for a message.
+  private static func text(_ description: PhotoDescription?) -> String {
+    description.map { "\($0.format.name) \($0.width)×\($0.height)" } ?? "none"
   }
 
-  /// Photo files nothing refers to; removed under the write lock when repairing.
+  /// Undo entries that cannot be undone as stored; removed when repairing, since no undo
+  /// could use them.
+  private func checkUndoLog(_ checkup: inout Checkup, repairing: Bool) throws(BowTieError) {
+    let unusable = try read { db in
+      var unusable: [(id: Int64, kind: Checkup.Problem.Kind, detail: String)] = []
+      for row in try Row.fetchAll(db, sql: "SELECT * FROM undoEntry ORDER BY id") {
+        let id: Int64 = row["id"]
+        if let name: String = row["photoFile"], !PhotoStorage.isFileName(name) {
+          unusable.append(
+            (id, .photoFileName, "names the photo file '\(name)', which is not a photo file name"))
+          continue
+        }
+        guard let entry = try? UndoEntry(row: row) else {
+          unusable.append((id, .undoEntry, "cannot be read"))
+          continue
+        }
+        if let problem = try entry.problem(in: db) {
+          unusable.append((id, .undoEntry, "cannot be undone: \(problem)"))
+        }
+      }
+      return unusable
+    }
+    for entry in unusable {
+      checkup.report(
+        entry.kind, "undo entry \(entry.id)", entry.detail + "; --repair removes the entry",
+        repaired: repairing)
+    }
+    guard repairing, !unusable.isEmpty else { return }
+    try write { db, changes in
+      for entry in unusable {
+        if let name = try String.fetchOne(
+          db, sql: "SELECT photoFile FROM undoEntry WHERE id = ?", arguments: [entry.id])
+        {
+          changes.released.insert(name)
+        }
+        try db.execute(sql: "DELETE FROM undoEntry WHERE id = ?", arguments: [entry.id])
+      }
+    }
+  }
+
+  /// Photo files nothing refers to, and files bowties did not write. Orphans and the
+  /// temporary files of interrupted writes are removed under the write lock when
+  /// repairing; other files are left where they are.
   private func checkPhotoFiles(_ checkup: inout Checkup, repairing: Bool) throws(BowTieError) {
-    let files = photos.allFileNames()
+    let entries = photos.folderEntries().sorted()
+    let files = entries.filter(PhotoStorage.isFileName)
     checkup.photoFilesChecked = files.count
     let referenced = try read { db in Set(try Self.referencedPhotoFiles(db)) }
-    let orphans = files.filter { !referenced.contains($0) }.sorted()
-    for name in orphans {
-      checkup.report(.orphanedPhoto, name, "no tie or undo entry refers to it", repaired: repairing)
+    var sweep = false
+    for name in entries where !referenced.contains(name) {
+      if PhotoStorage.isFileName(name) || FileSystem.isTemporaryFileName(name) {
+        checkup.report(
+          .orphanedPhoto, name, "no tie or undo entry refers to it", repaired: repairing)
+        sweep = true
+      } else {
+        checkup.report(
+          .orphanedPhoto, name, "bowties did not write this file; it is left where it is")
+      }
     }
-    if repairing && !orphans.isEmpty {
+    if repairing && sweep {
       try sweepInterruptedPhotoWrites()
     }
   }

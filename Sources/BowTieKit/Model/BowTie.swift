@@ -22,17 +22,24 @@ public struct BowTie: Identifiable, Equatable, Sendable {
   /// The tie's color. `nil` either because the tie has none or because the stored
   /// archive could not be decoded; ``colorIssue`` tells which.
   public var tintColor: TieColor?
-  /// The photo's bytes (PNG). Photos above ``PhotoStorage/externalThreshold`` live
-  /// in a file beside the store; listing fetches leave this `nil` and only
-  /// report ``photoByteCount``.
+  /// The photo's bytes (PNG or JPEG, as the user gave them). Photos above
+  /// ``PhotoStorage/externalThreshold`` live in a file beside the store; listing fetches
+  /// leave this `nil` and only report ``photoByteCount`` and ``photoDescription``.
+  /// Set checked bytes with ``setPhoto(_:)``; bytes set here are checked when saved.
   public var photoData: Data? {
-    didSet { storedPhotoByteCount = nil }
+    didSet {
+      storedPhotoByteCount = nil
+      storedPhotoDescription = nil
+    }
   }
 
   /// Why the stored color could not be read, when it could not. Set by fetches only.
   public internal(set) var colorIssue: ArchiveError?
-  /// The photo's size as recorded in the store, for fetches that skip the bytes.
+  /// The photo's size as recorded in the store, for fetches that skip the bytes; nil once
+  /// new bytes are set.
   var storedPhotoByteCount: Int?
+  /// The photo's format and size, as recorded in the store or found by the intake check.
+  var storedPhotoDescription: PhotoDescription?
   /// The content-addressed file that holds the photo, when it is stored externally.
   var externalPhotoName: String?
   /// The wears a seed brought, before the wear history began; `timesWorn` is this plus
@@ -271,11 +278,8 @@ extension BowTie {
   /// and decimals (`19.99`), whatever the locale. Exact: `Decimal`, never `Double`.
   public static func parsePrice(_ text: String) throws(BowTieError) -> Decimal {
     let trimmed = text.trimmingSpaces()
-    let parts = trimmed.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
-    let isDecimal =
-      !trimmed.isEmpty && parts.allSatisfy { $0.allSatisfy { $0.isASCII && $0.isNumber } }
-      && !(parts.first?.isEmpty ?? true) && !(parts.count == 2 && parts[1].isEmpty)
-    guard isDecimal, let value = Decimal(string: trimmed, locale: Locale(identifier: "en_US_POSIX"))
+    guard PlainDecimal.isPlain(trimmed),
+      let value = Decimal(string: trimmed, locale: Locale(identifier: "en_US_POSIX"))
     else {
       let hint = trimmed.contains(",") ? " (write decimals with a dot: 19.99)" : ""
       throw .invalidValue("'\(text)' is not a price: use an amount such as 19.99\(hint)")
@@ -305,11 +309,7 @@ extension BowTie {
   public static func parseRating(_ text: String) throws(BowTieError) -> Double {
     let trimmed = text.trimmingSpaces()
     guard !trimmed.isEmpty else { throw .invalidValue("a rating is needed: a number from 0 to 5") }
-    let parts = trimmed.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
-    let isDecimal =
-      parts.allSatisfy { $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }
-      && !(parts.first?.isEmpty ?? true) && !(parts.count == 2 && parts[1].isEmpty)
-    guard isDecimal, let value = Double(trimmed) else {
+    guard PlainDecimal.isPlain(trimmed), let value = Double(trimmed) else {
       let hint = trimmed.contains(",") ? " (write decimals with a dot: 4.5)" : ""
       throw .invalidValue("'\(text)' is not a rating: use a number from 0 to 5\(hint)")
     }

@@ -9,22 +9,34 @@ extension TieColor {
       return TieColor(red: named.0, green: named.1, blue: named.2)
     }
     if trimmed.hasPrefix("#") {
-      let digits = Array(trimmed.dropFirst())
-      guard digits.allSatisfy(\.isHexDigit), digits.count == 6 || digits.count == 3 else {
+      // Bytes, not Characters: `Character.isHexDigit` takes fullwidth digits ("Ａ"), which
+      // no radix parser reads.
+      let digits = trimmed.utf8.dropFirst().map(hexValue)
+      guard digits.count == 6 || digits.count == 3, digits.allSatisfy({ $0 != nil }) else {
         throw problem(text)
       }
-      let pairs =
-        digits.count == 6
-        ? stride(from: 0, to: 6, by: 2).map { String(digits[$0...$0 + 1]) }
-        : digits.map { String([$0, $0]) }
-      let values = pairs.compactMap { UInt8($0, radix: 16) }
+      let nibbles = digits.compactMap { $0 }
+      let values =
+        nibbles.count == 6
+        ? stride(from: 0, to: 6, by: 2).map { nibbles[$0] << 4 | nibbles[$0 + 1] }
+        : nibbles.map { $0 << 4 | $0 }
       return TieColor(red: values[0], green: values[1], blue: values[2])
     }
     let parts = trimmed.split(separator: ",", omittingEmptySubsequences: false)
       .map { $0.trimmingSpaces() }
-    let values = parts.compactMap { $0.allSatisfy(\.isASCII) ? UInt8($0) : nil }
+    let values = parts.compactMap { PlainDecimal.isDigits($0) ? UInt8($0) : nil }
     guard parts.count == 3, values.count == 3 else { throw problem(text) }
     return TieColor(red: values[0], green: values[1], blue: values[2])
+  }
+
+  /// The value of an ASCII hexadecimal digit, or nil for any other byte.
+  private static func hexValue(_ byte: UInt8) -> UInt8? {
+    switch byte {
+    case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+    case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+    case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+    default: nil
+    }
   }
 
   private static func problem(_ text: String) -> BowTieError {

@@ -2,8 +2,10 @@ import Foundation
 
 /// A tie as `show --json` and `list --json` print it: the seed plist's keys, with
 /// `lastWorn` in ISO 8601 UTC, `tintColor` as `{red, green, blue}` and `id` as a
-/// UUID string, `price` as an exact decimal string, plus `photoBytes`. A color that could not be decoded is `null`, with
-/// `tintColorUnreadable: true`.
+/// UUID string, `price` as an exact decimal string, plus `photoBytes` and the photo's
+/// `photoFormat` (`"png"`, `"jpeg"`) and upright size in pixels (`photoWidth`,
+/// `photoHeight`), `null` without a photo or for one whose format is not known. A color
+/// that could not be decoded is `null`, with `tintColorUnreadable: true`.
 public struct TieJSON: Codable, Equatable, Sendable {
   public struct RGB: Codable, Equatable, Sendable {
     public var red, green, blue: Int
@@ -22,6 +24,9 @@ public struct TieJSON: Codable, Equatable, Sendable {
   public var tintColor: RGB?
   public var tintColorUnreadable: Bool?
   public var photoBytes: Int
+  public var photoFormat: String?
+  public var photoWidth: Int?
+  public var photoHeight: Int?
 
   public init(_ tie: BowTie) {
     id = tie.id.uuidString
@@ -38,6 +43,9 @@ public struct TieJSON: Codable, Equatable, Sendable {
     }
     tintColorUnreadable = tie.colorIssue == nil ? nil : true
     photoBytes = tie.photoByteCount ?? 0
+    photoFormat = tie.photoDescription?.format.rawValue
+    photoWidth = tie.photoDescription?.width
+    photoHeight = tie.photoDescription?.height
   }
 
   // Keys appear even when their value is null, so scripts see one stable shape.
@@ -55,6 +63,9 @@ public struct TieJSON: Codable, Equatable, Sendable {
     try container.encode(tintColor, forKey: .tintColor)
     try container.encodeIfPresent(tintColorUnreadable, forKey: .tintColorUnreadable)
     try container.encode(photoBytes, forKey: .photoBytes)
+    try container.encode(photoFormat, forKey: .photoFormat)
+    try container.encode(photoWidth, forKey: .photoWidth)
+    try container.encode(photoHeight, forKey: .photoHeight)
   }
 
   /// The encoder every JSON output uses: sorted keys, no escaped slashes and dates in

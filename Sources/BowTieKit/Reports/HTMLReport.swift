@@ -72,22 +72,25 @@ enum HTMLReport {
     }
   }
 
-  /// Text for an element or a double-quoted attribute. Also drops control characters,
-  /// which XML 1.0 does not allow even as references.
+  /// Text for an element or a double-quoted attribute: the one escaping function of the
+  /// HTML report. Scalar by scalar, since a `<` followed by a combining mark is one
+  /// `Character` and would slip past a comparison of whole characters. Control characters
+  /// come out visible, and the noncharacters XML 1.0 forbids as U+FFFD.
   static func escape(_ text: String) -> String {
-    var escaped = ""
-    for character in ReportFormatting.singleLine(text) {
-      switch character {
-      case "&": escaped += "&amp;"
-      case "<": escaped += "&lt;"
-      case ">": escaped += "&gt;"
-      case "\"": escaped += "&quot;"
+    var escaped = String.UnicodeScalarView()
+    for scalar in ReportFormatting.singleLine(text).unicodeScalars {
+      switch scalar {
+      case "&": escaped.append(contentsOf: "&amp;".unicodeScalars)
+      case "<": escaped.append(contentsOf: "&lt;".unicodeScalars)
+      case ">": escaped.append(contentsOf: "&gt;".unicodeScalars)
+      case "\"": escaped.append(contentsOf: "&quot;".unicodeScalars)
       // `&apos;` is not HTML 4, which some mail clients still parse as.
-      case "'": escaped += "&#39;"
-      default: escaped.append(character)
+      case "'": escaped.append(contentsOf: "&#39;".unicodeScalars)
+      case "\u{FFFE}", "\u{FFFF}": escaped.append("\u{FFFD}")
+      default: escaped.append(scalar)
       }
     }
-    return escaped
+    return String(escaped)
   }
 
   /// The color when it is exactly `#RRGGBB`, so nothing else ever reaches a `style`.

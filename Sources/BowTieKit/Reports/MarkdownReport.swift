@@ -89,13 +89,16 @@ enum MarkdownReport {
   /// Escapes what Markdown would otherwise read as emphasis, links, HTML, entities, code or
   /// a table's cell border. A backslash before ASCII punctuation is always a literal in
   /// CommonMark, so escaping more than strictly needed is harmless.
+  ///
+  /// The one escaping function of the Markdown report, scalar by scalar: a `<` followed by
+  /// a combining mark is one `Character`, and a comparison of whole characters misses it.
   static func escape(_ text: String) -> String {
-    var escaped = ""
-    for character in ReportFormatting.singleLine(text) {
-      if "\\`*_[]<>|&~".contains(character) { escaped.append("\\") }
-      escaped.append(character)
+    var escaped = String.UnicodeScalarView()
+    for scalar in ReportFormatting.singleLine(text).unicodeScalars {
+      if "\\`*_[]<>|&~".unicodeScalars.contains(scalar) { escaped.append("\\") }
+      escaped.append(scalar)
     }
-    return escaped
+    return String(escaped)
   }
 
   private static func suggestion(_ format: ReportFormatting) -> String {

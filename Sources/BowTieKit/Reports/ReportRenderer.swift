@@ -240,20 +240,11 @@ struct ReportFormatting {
     }
   }
 
-  /// Text from the store on one line, without control characters: a name with a line break
-  /// would break a table row, and one with an escape sequence could drive the terminal
-  /// that `cat`s the report. Also drops what XML 1.0 forbids, so HTML stays parseable.
-  static func singleLine(_ text: String) -> String {
-    var scalars = String.UnicodeScalarView()
-    for scalar in text.unicodeScalars {
-      switch scalar.value {
-      case 0x09, 0x0A, 0x0D: scalars.append(" ")
-      case 0x00...0x1F, 0x7F...0x9F, 0xFFFE, 0xFFFF: scalars.append("\u{FFFD}")
-      default: scalars.append(scalar)
-      }
-    }
-    return String(scalars)
-  }
+  /// Text from the store as the formats for people show it: its control characters made
+  /// visible (``Swift/String/withVisibleControlCharacters``), so that a name with a line
+  /// break stays on its table row and one with an escape sequence cannot drive the
+  /// terminal that `cat`s the report.
+  static func singleLine(_ text: String) -> String { text.withVisibleControlCharacters }
 
   /// Lays out rows as columns two spaces apart, padding every column but the last, so no
   /// line ends in spaces. Widths count characters: the layout is fixed, not terminal-aware.

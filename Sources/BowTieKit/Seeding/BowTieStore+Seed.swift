@@ -72,6 +72,8 @@ extension BowTieStore {
             continue
           }
           tie.id = existing.id
+          // `seed --no-photos` leaves a replaced tie's photo as it is.
+          if entry.photoSkipped { tie.keepPhoto(of: existing) }
         }
         let recordedWear =
           try tie.lastWorn != nil && tie.timesWorn > 0
@@ -161,8 +163,10 @@ extension SeedSummary {
 
 /// The seven sample ties, built into the binary so a lone copy of it can seed them.
 public enum SampleData {
-  /// The bundled `SampleData.plist`, parsed, with its photos.
-  public static func entries() throws(BowTieError) -> [SeedEntry] {
+  /// The bundled `SampleData.plist`, parsed, with its photos unless `photos` is false.
+  public static func entries(photos includingPhotos: Bool = true) throws(BowTieError)
+    -> [SeedEntry]
+  {
     guard let plist = Data(base64Encoded: EmbeddedSampleData.plist) else {
       throw .invalidSeedFile(source: "built-in sample data", reason: "it is damaged")
     }
@@ -170,6 +174,8 @@ public enum SampleData {
     for (name, base64) in EmbeddedSampleData.images {
       photos[name] = Data(base64Encoded: base64)
     }
-    return try SeedFile.parse(plist, source: "built-in sample data", images: .embedded(photos))
+    return try SeedFile.parse(
+      plist, source: "built-in sample data",
+      images: includingPhotos ? .embedded(photos) : .skipped)
   }
 }

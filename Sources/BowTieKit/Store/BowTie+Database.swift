@@ -29,6 +29,9 @@ extension BowTie: FetchableRecord, PersistableRecord {
     public static let photoSize = Column("photoSize")
     public static let wearsBeforeHistory = Column("wearsBeforeHistory")
     public static let price = Column("price")
+    public static let photoFormat = Column("photoFormat")
+    public static let photoWidth = Column("photoWidth")
+    public static let photoHeight = Column("photoHeight")
   }
 
   /// Every column but the photo's bytes: what listings fetch.
@@ -54,7 +57,15 @@ extension BowTie: FetchableRecord, PersistableRecord {
       url: try (Self.decode(row, Columns.url) as String?).flatMap(URL.init(string:)),
       photoData: try Self.decode(row, Columns.photoData))
     externalPhotoName = try Self.decode(row, Columns.photoFile)
-    storedPhotoByteCount = try Self.decode(row, Columns.photoSize)
+    // A row another tool wrote may have bytes without their size.
+    storedPhotoByteCount = try Self.decode(row, Columns.photoSize) ?? photoData?.count
+    if let formatText: String = try Self.decode(row, Columns.photoFormat),
+      let format = PhotoFormat(rawValue: formatText),
+      let width: Int = try Self.decode(row, Columns.photoWidth),
+      let height: Int = try Self.decode(row, Columns.photoHeight)
+    {
+      storedPhotoDescription = PhotoDescription(format: format, width: width, height: height)
+    }
     wearsBeforeHistory = try Self.decode(row, Columns.wearsBeforeHistory)
     if let priceText: String = try Self.decode(row, Columns.price) {
       guard let price = Decimal(string: priceText, locale: Locale(identifier: "en_US_POSIX")) else {
@@ -86,7 +97,8 @@ extension BowTie: FetchableRecord, PersistableRecord {
     Columns.id, Columns.name, Columns.canonicalName, Columns.searchKey, Columns.canonicalKey,
     Columns.rating, Columns.timesWorn, Columns.lastWorn, Columns.isFavorite, Columns.url,
     Columns.tintColor, Columns.photoData, Columns.photoFile, Columns.photoSize,
-    Columns.wearsBeforeHistory, Columns.price,
+    Columns.wearsBeforeHistory, Columns.price, Columns.photoFormat, Columns.photoWidth,
+    Columns.photoHeight,
   ]
 
   /// One statement for every new row. GRDB's `insert` builds a dictionary of columns and
@@ -114,6 +126,9 @@ extension BowTie: FetchableRecord, PersistableRecord {
       photoByteCount,
       wearsBeforeHistory ?? timesWorn,
       price.map(Self.priceText),
+      storedPhotoDescription?.format.rawValue,
+      storedPhotoDescription?.width,
+      storedPhotoDescription?.height,
     ]
   }
 

@@ -72,6 +72,12 @@ extension BowTieStore {
   public func undo() throws(BowTieError) -> UndoneChange? {
     try write { db, changes in
       while let entry = try UndoEntry.order(UndoEntry.Columns.id.desc).fetchOne(db) {
+        if let problem = try entry.problem(in: db) {
+          throw BowTieError.storeUnreadable(
+            path: "",
+            reason: "undo entry \(entry.id ?? 0) cannot be undone: \(problem); "
+              + "bowties doctor --repair removes it")
+        }
         _ = try entry.delete(db)
         if let file = entry.change.photoFile { changes.released.insert(file) }
         if case .remove(let previous) = entry.change {
@@ -132,6 +138,15 @@ extension BowTieStore {
         UPDATE bowTie SET timesWorn = wearsBeforeHistory
           + (SELECT count(*) FROM wearEvent WHERE tieId = bowTie.id) WHERE id = ?
         """, arguments: snapshot.arguments(["id"]))
+    try describePhotoIfUnrecorded(snapshot, in: db)
+  }
+
+  /// A snapshot taken before the store recorded photo formats (schema v5) puts the
+  /// photo back without them: they are read from the photo itself.
+  private func describePhotoIfUnrecorded(_ snapshot: TieSnapshot, in db: Database) throws {
+    guard snapshot.columns["photoFormat"] == nil, case .text(let id)? = snapshot.columns["id"]
+    else { return }
+    try Schema.describePhoto(ofTie: id, in: db, readingPhotoFile: photoFileContents)
   }
 
   /// Re-inserts a removed tie's row and its wears.
@@ -152,6 +167,7 @@ extension BowTieStore {
       var event = WearEvent(tieID: id, wornAt: date)
       try event.insert(db)
     }
+    try describePhotoIfUnrecorded(snapshot, in: db)
     guard let tie = try BowTie.filter(key: idText).fetchOne(db) else {
       throw BowTieError.noSuchTie(idText)
     }

@@ -5,7 +5,7 @@ import GRDB
 public struct TieEdit: Sendable {
   public enum PhotoChange: Sendable {
     case keep
-    case replace(Data)
+    case replace(CheckedPhoto)
     case remove
   }
 
@@ -63,7 +63,7 @@ extension BowTieStore {
       if let lastWorn = edit.lastWorn { tie.lastWorn = lastWorn }
       switch edit.photo {
       case .keep: break
-      case .replace(let data): tie.photoData = data
+      case .replace(let photo): tie.setPhoto(photo)
       case .remove:
         tie.photoData = nil
         tie.externalPhotoName = nil
@@ -89,9 +89,10 @@ extension BowTieStore {
         guard seen.insert(tie.id).inserted else { continue }
         // Kept without the photo's bytes, so that many ties fit: each removal's undo entry,
         // written as it goes, keeps them.
-        let photoBytes = tie.photoByteCount
+        let (photoBytes, photo) = (tie.photoByteCount, tie.photoDescription)
         tie.photoData = nil
         tie.storedPhotoByteCount = photoBytes
+        tie.storedPhotoDescription = photo
         removed.append(tie)
       }
       for tie in removed {

@@ -13,7 +13,11 @@ extension BowTieStore {
   {
     var tie = try read { db in try Self.resolve(query, in: db) }
     if loadingPhoto {
+      // The same photo, its bytes now at hand: what the store recorded of it stays.
+      let (byteCount, description) = (tie.storedPhotoByteCount, tie.storedPhotoDescription)
       tie.photoData = try photoData(of: tie)
+      tie.storedPhotoByteCount = byteCount
+      tie.storedPhotoDescription = description
     }
     return tie
   }
@@ -49,15 +53,7 @@ extension BowTieStore {
   /// or the photo is inline. Cheaper than ``photoData(of:)``: it only checks the size.
   public func photoProblem(of tie: BowTie) -> BowTieError? {
     guard let name = tie.externalPhotoName else { return nil }
-    let file = photos.url(for: name).path
-    guard let size = photos.size(of: name) else {
-      return .photoUnavailable(tie: tie.name, path: file, reason: "is missing")
-    }
-    if let expected = tie.storedPhotoByteCount, expected != size {
-      return .photoUnavailable(
-        tie: tie.name, path: file, reason: "is damaged (\(size) bytes, expected \(expected))")
-    }
-    return nil
+    return photos.problem(with: name, expectedSize: tie.storedPhotoByteCount, tie: tie.name)
   }
 
   static func resolve(_ query: String, in db: Database) throws -> BowTie {
@@ -225,6 +221,17 @@ extension BowTieStore {
           name: tie.name,
           ValidationFailure(
             attribute: "searchKey", reason: "'\(tie.searchKey)' is already used by \(other)"))
+      }
+    }
+    // New bytes, not yet checked (a library caller's): checked now, as every photo is on
+    // its way in. Bytes read from the store are not: a photo stored before photos were
+    // checked must not stop an edit of the price.
+    if let data = tie.photoData, tie.storedPhotoByteCount == nil, tie.photoDescription == nil {
+      do {
+        tie.setPhoto(try PhotoIntake.check(data))
+      } catch {
+        throw BowTieError.invalidTie(
+          name: tie.name, ValidationFailure(attribute: "photoData", reason: error.description))
       }
     }
     // New bytes decide where the photo lives; without them, an external photo the tie

@@ -16,14 +16,23 @@ public struct BowTieStore: Sendable {
   let dbWriter: any DatabaseWriter
   let photos: PhotoStorage
 
-  /// How long a command waits for another process's write before giving up (exit 75).
+  /// How long a command waits for another process's write before giving up (exit 75):
+  /// `BOWTIES_BUSY_TIMEOUT` seconds (from 0 to a day), else 10.
+  ///
+  /// - Throws: a usage error for any other value, rather than a guess: a cron job with a
+  ///   typo there should hear of it, and `Double(_:)` alone takes `inf`, which SQLite's
+  ///   millisecond count cannot hold.
   public static var defaultBusyTimeout: TimeInterval {
-    if let text = ProcessEnvironment.value("BOWTIES_BUSY_TIMEOUT"),
-      let seconds = Double(text), seconds >= 0
-    {
+    get throws(BowTieError) {
+      guard let text = ProcessEnvironment.value("BOWTIES_BUSY_TIMEOUT"), !text.isEmpty else {
+        return 10
+      }
+      guard PlainDecimal.isPlain(text), let seconds = Double(text), seconds <= 86_400 else {
+        throw .usage(
+          "BOWTIES_BUSY_TIMEOUT is '\(text)': use a number of seconds from 0 to 86400, such as 10")
+      }
       return seconds
     }
-    return 10
   }
 
   /// Wraps an open database (a temporary or in-memory one in tests) and migrates it.
@@ -62,7 +71,8 @@ public struct BowTieStore: Sendable {
     }
   }
 
-  private init(opened dbWriter: any DatabaseWriter, at url: URL) {
+  /// Wraps a connection to the store file at `url`, as it is: no migration, no sweep.
+  init(opened dbWriter: any DatabaseWriter, at url: URL) {
     self.dbWriter = dbWriter
     self.path = url.path
     self.photos = PhotoStorage(directory: StoreLocation.externalDataDirectory(forStoreAt: url))
@@ -76,20 +86,22 @@ public struct BowTieStore: Sendable {
   ///
   /// - Returns: the store, and whether this call created it.
   public static func open(
-    at url: URL, busyTimeout: TimeInterval = defaultBusyTimeout,
+    at url: URL, busyTimeout: TimeInterval? = nil,
     ifMissing populate: (BowTieStore) throws -> Void = { _ in }
   ) throws(BowTieError) -> (store: BowTieStore, created: Bool) {
     _ = try colorTransformer()
+    let timeout: TimeInterval
+    if let busyTimeout { timeout = busyTimeout } else { timeout = try defaultBusyTimeout }
     var info = stat()
     if lstat(url.path, &info) != 0 {
       guard errno == ENOENT else {
         throw .storeUnreadable(path: url.path, reason: POSIXError.current.reason)
       }
-      if let store = try create(at: url, busyTimeout: busyTimeout, populate: populate) {
+      if let store = try create(at: url, busyTimeout: timeout, populate: populate) {
         return (store, true)
       }
     }
-    return (try openExisting(at: url, busyTimeout: busyTimeout), false)
+    return (try openExisting(at: url, busyTimeout: timeout), false)
   }
 
   private static func openExisting(
@@ -111,13 +123,35 @@ public struct BowTieStore: Sendable {
     } catch {
       throw storeError(error, path: url.path)
     }
-    let lockFile = StoreLocation.externalDataDirectory(forStoreAt: url)
-      .deletingLastPathComponent().appendingPathComponent("migration.lock")
-    try store.migrate(lockFile: lockFile)
+    try store.migrate(lockFile: migrationLock(forStoreAt: url))
     if let marker = store.photos.writingMarker, access(marker.path, F_OK) == 0, !config.readonly {
       try store.sweepInterruptedPhotoWrites()
     }
     return store
+  }
+
+  /// A connection that only reads the store file at `url`, as `doctor` reads a store and
+  /// `restore` a backup: no migration, no sweep, no write, and no file left beside it.
+  ///
+  /// A read-only connection to a store in WAL mode creates the `-wal` and `-shm` files it
+  /// reads through, and cannot remove them when it closes. So where this process may write
+  /// the file and no log is there yet, the connection is a writable one that SQLite refuses
+  /// writes on (`query_only`): as the last connection, it removes both when it closes.
+  /// Otherwise it is read-only, and on a read-only file system immutable
+  /// (``databaseLocation(for:readonly:)``). The caller closes it.
+  static func openForReading(at url: URL) throws -> DatabaseQueue {
+    let writable = access(url.path, W_OK) == 0 && access(url.path + "-wal", F_OK) != 0
+    var config = configuration(
+      busyTimeout: try defaultBusyTimeout, pragmas: writable ? "PRAGMA query_only = ON" : "")
+    config.readonly = !writable
+    return try DatabaseQueue(
+      path: databaseLocation(for: url, readonly: config.readonly), configuration: config)
+  }
+
+  /// The file whose lock serializes migrations of the store at `url`.
+  static func migrationLock(forStoreAt url: URL) -> URL {
+    StoreLocation.externalDataDirectory(forStoreAt: url)
+      .deletingLastPathComponent().appendingPathComponent("migration.lock")
   }
 
   /// What to hand SQLite to open the store file at `url`: its path, or, for a read-only
@@ -149,6 +183,7 @@ public struct BowTieStore: Sendable {
           || !UndoEntry.filter(UndoEntry.Columns.photoFile == name).isEmpty(db)
         if !referenced { photos.remove([name]) }
       }
+      photos.removeTemporaryFiles()
       if let marker = photos.writingMarker { unlink(marker.path) }
     }
   }
@@ -161,9 +196,7 @@ public struct BowTieStore: Sendable {
     let temporary = folder.appendingPathComponent(
       "\(buildPrefix(for: url))\(UUID().uuidString)")
     // Held until the build ends, so no other process takes the file for abandoned.
-    // It is closed only after SQLite's connection: closing any descriptor of a file
-    // drops the process's fcntl locks on it, SQLite's included.
-    let descriptor: Int32
+    var descriptor: Int32
     do {
       try FileSystem.createDirectories(folder)
       removeAbandonedBuilds(of: url)
@@ -173,10 +206,18 @@ public struct BowTieStore: Sendable {
     } catch {
       throw .storeNotWritable(path: url.path, reason: error.reason)
     }
-    defer {
+    // Closing any descriptor of a file drops every fcntl lock the process holds on it,
+    // SQLite's included. So the descriptor is closed only when no connection to the file
+    // is open: after the build's connection closes, and before the store, which is then
+    // the same file, is opened. Once a connection's shared lock is gone, another process
+    // closing its own takes itself for the last and removes the log under this one.
+    func release() {
+      guard descriptor >= 0 else { return }
       unlink(temporary.path)
       close(descriptor)
+      descriptor = -1
     }
+    defer { release() }
     do {
       let queue = try DatabaseQueue(
         path: temporary.path, configuration: buildingConfiguration(busyTimeout: busyTimeout))
@@ -192,9 +233,12 @@ public struct BowTieStore: Sendable {
       throw storeError(error, path: url.path)
     }
     // link(2) fails if the name exists, which makes creation first-writer-wins.
-    if link(temporary.path, url.path) != 0 {
-      if errno == EEXIST { return nil }
-      throw .storeNotWritable(path: url.path, reason: POSIXError.current.reason)
+    let linkError = link(temporary.path, url.path) == 0 ? 0 : errno
+    release()
+    if linkError == EEXIST { return nil }
+    if linkError != 0 {
+      throw .storeNotWritable(
+        path: url.path, reason: POSIXError(POSIXErrorCode(rawValue: linkError) ?? .EIO).reason)
     }
     // The new name is durable only once the folder's entries are.
     try? FileSystem.synchronize(folder)
@@ -252,20 +296,22 @@ public struct BowTieStore: Sendable {
   // which it is after every last close, so each `show` paid for a write transaction and
   // its fsyncs, and waited for the write lock. The pragma only reads the header when the
   // file is in WAL mode already.
-  private static func configuration(
+  static func configuration(
     busyTimeout: TimeInterval,
     pragmas: String = "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL"
   ) -> Configuration {
     var config = Configuration()
     config.busyMode = .timeout(busyTimeout)
     config.label = "BowTies"
-    config.prepareDatabase { db in try db.execute(sql: pragmas) }
+    if !pragmas.isEmpty {
+      config.prepareDatabase { db in try db.execute(sql: pragmas) }
+    }
     return config
   }
 
   /// Brings the schema up to date, refusing a store from a newer bowties.
-  private func migrate(lockFile: URL?) throws(BowTieError) {
-    let migrator = Schema.migrator
+  func migrate(lockFile: URL?) throws(BowTieError) {
+    let migrator = Schema.migrator(readingPhotoFile: photoFileContents)
     do {
       let (superseded, complete) = try dbWriter.read { db in
         (try migrator.hasBeenSuperseded(db), try migrator.hasCompletedMigrations(db))

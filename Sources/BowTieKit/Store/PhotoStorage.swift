@@ -7,6 +7,10 @@ import Foundation
 /// stored once. Every file operation happens while the caller holds SQLite's write
 /// lock, so another process can never see a file vanish between checking for it
 /// and referring to it.
+///
+/// The names come back from the database, which any tool can write, and from backups
+/// anyone can hand over: ``file(named:)`` is the one place where a name becomes a path,
+/// and it takes only the names this type gives files.
 struct PhotoStorage: Sendable {
   /// Photos larger than this many bytes are stored externally (Core Data's 128 KiB).
   static let externalThreshold = 128 * 1024
@@ -26,21 +30,44 @@ struct PhotoStorage: Sendable {
     directory != nil && data.count > Self.externalThreshold
   }
 
+  /// Whether `name` is a photo file's name: exactly 64 lowercase hexadecimal digits, the
+  /// SHA-256 the file is named by. Nothing else, so no name can hold a `/`, a `..` or a NUL.
+  static func isFileName(_ name: String) -> Bool {
+    let utf8 = name.utf8
+    return utf8.count == 64
+      && utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
+  }
+
+  /// The path of the photo file `name`: the one place a name becomes a path.
+  func file(named name: String) throws(BowTieError) -> URL {
+    guard let directory else {
+      throw .photoUnavailable(
+        tie: "", path: name, reason: "cannot be read: the store has no photo folder")
+    }
+    guard Self.isFileName(name) else {
+      throw .photoUnavailable(
+        tie: "", path: name,
+        reason: "is not a photo file name (64 lowercase hexadecimal digits): "
+          + "bowties doctor --repair clears it")
+    }
+    return directory.appendingPathComponent(name)
+  }
+
   /// Writes `data` under its content name unless an intact copy is already there.
   /// Returns the name, and whether this call created the file.
   func write(_ data: Data, _ changes: PhotoChanges) throws(BowTieError) -> (
     name: String, created: Bool
   ) {
-    guard let directory, let writingMarker else {
+    guard directory != nil, let writingMarker else {
       throw .storeNotWritable(path: ":memory:", reason: "an in-memory store has no photo folder")
     }
     let name = Self.contentName(data)
-    let file = directory.appendingPathComponent(name)
+    let file = try file(named: name)
     if let size = fileSize(file), size == data.count {
       return (name, false)
     }
     do {
-      try FileSystem.createDirectories(directory)
+      try FileSystem.createDirectories(file.deletingLastPathComponent())
       if !changes.markedWriting {
         try FileSystem.writeAtomically(Data(), to: writingMarker)
         changes.markedWriting = true
@@ -54,7 +81,12 @@ struct PhotoStorage: Sendable {
 
   /// Reads an external photo, checking its size and content against what the store recorded.
   func read(_ name: String, expectedSize: Int?, tie: String) throws(BowTieError) -> Data {
-    let file = url(for: name)
+    let file: URL
+    do {
+      file = try self.file(named: name)
+    } catch {
+      throw error.naming(tie: tie)
+    }
     let data: Data
     do {
       data = try Data(contentsOf: file)
@@ -69,18 +101,45 @@ struct PhotoStorage: Sendable {
     return data
   }
 
-  /// The size of an external photo file, or nil when it is missing.
-  func size(of name: String) -> Int? { fileSize(url(for: name)) }
-
-  func url(for name: String) -> URL {
-    (directory ?? URL(fileURLWithPath: "/nonexistent")).appendingPathComponent(name)
+  /// Describes what is wrong with the external photo `name` of the tie `tie`, or nil when
+  /// it is there at the recorded size. Cheaper than ``read(_:expectedSize:tie:)``: it
+  /// only checks the size.
+  func problem(with name: String, expectedSize: Int?, tie: String) -> BowTieError? {
+    let file: URL
+    do {
+      file = try self.file(named: name)
+    } catch {
+      return error.naming(tie: tie)
+    }
+    guard let size = fileSize(file) else {
+      return .photoUnavailable(tie: tie, path: file.path, reason: "is missing")
+    }
+    if let expectedSize, expectedSize != size {
+      return .photoUnavailable(
+        tie: tie, path: file.path, reason: "is damaged (\(size) bytes, expected \(expectedSize))")
+    }
+    return nil
   }
 
-  /// Removes files by name; a file already gone is not an error.
+  /// Removes photo files by name; a file already gone is not an error, and a name that
+  /// is not a photo file's name is never made into a path.
   func remove(_ names: some Sequence<String>) {
     for name in names {
-      _ = unlink(url(for: name).path)
+      guard let file = try? file(named: name) else { continue }
+      _ = unlink(file.path)
     }
+  }
+
+  /// Puts the photo file `name` of `source` into this folder: a hard link when both are
+  /// on one file system (photo files are never changed once written), else a copy written
+  /// atomically. A file already there is kept: content-addressed, it has the same bytes.
+  func copy(_ name: String, from source: PhotoStorage) throws {
+    let target = try file(named: name)
+    if access(target.path, F_OK) == 0 { return }
+    let original = try source.file(named: name)
+    try FileSystem.createDirectories(target.deletingLastPathComponent())
+    if link(original.path, target.path) == 0 { return }
+    try FileSystem.writeAtomically(Data(contentsOf: original), to: target)
   }
 
   /// A photo's file name: the SHA-256 of its bytes, in hex.
@@ -88,8 +147,22 @@ struct PhotoStorage: Sendable {
     SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
   }
 
-  /// Every file in the photo folder, temporary ones included.
+  /// The photo files in the folder: every entry named as ``file(named:)`` accepts.
   func allFileNames() -> [String] {
+    folderEntries().filter(Self.isFileName)
+  }
+
+  /// Removes what an interrupted ``FileSystem/writeAtomically(_:to:mode:)`` left in the
+  /// folder: its temporary files, which only a live write transaction may still use.
+  func removeTemporaryFiles() {
+    guard let directory else { return }
+    for name in folderEntries() where FileSystem.isTemporaryFileName(name) {
+      _ = unlink(directory.appendingPathComponent(name).path)
+    }
+  }
+
+  /// Every entry of the folder, whatever its name.
+  func folderEntries() -> [String] {
     guard let directory else { return [] }
     return (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
   }
@@ -98,5 +171,13 @@ struct PhotoStorage: Sendable {
     var info = stat()
     guard stat(file.path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
     return Int(info.st_size)
+  }
+}
+
+extension BowTieError {
+  /// A photo error raised before the tie was known, with the tie's name filled in.
+  fileprivate func naming(tie: String) -> BowTieError {
+    guard case .photoUnavailable("", let path, let reason) = self else { return self }
+    return .photoUnavailable(tie: tie, path: path, reason: reason)
   }
 }

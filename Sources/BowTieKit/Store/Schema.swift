@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 
 /// The store's schema, versioned with GRDB's migrator.
@@ -6,7 +7,13 @@ import GRDB
 /// edited once landed: a store must read the same whatever the code looks like today.
 /// Nothing is ever erased because the schema changed.
 enum Schema {
-  static var migrator: DatabaseMigrator {
+  /// The migrations, for their names; photo files are not read.
+  static var migrator: DatabaseMigrator { migrator(readingPhotoFile: { _ in nil }) }
+
+  /// The migrations, reading external photo files through `readingPhotoFile` (by name).
+  static func migrator(readingPhotoFile: @escaping @Sendable (String) -> Data?)
+    -> DatabaseMigrator
+  {
     var migrator = DatabaseMigrator()
 
     migrator.registerMigration("v1: bow ties") { db in
@@ -80,7 +87,9 @@ enum Schema {
     // A seeded tie's lastWorn is the date of a real wear, which the history did not hold:
     // a new store's monthly chart was empty. It becomes one recorded wear, taken from the
     // wears before the history, so timesWorn stays as it was. Ties whose lastWorn is
-    // already a recorded wear (`wear` keeps it so) are left alone.
+    // already a recorded wear (`wear` keeps it so) are left alone. It touches nothing v5
+    // adds, and the migrator runs every migration a store lacks, so a store that reached
+    // v5 first gets this one after.
     migrator.registerMigration("v4: seeded wears as events") { db in
       try db.execute(
         sql: """
@@ -96,8 +105,46 @@ enum Schema {
           """)
     }
 
+    // What a photo is (PNG or JPEG) and its size in pixels, so that `show` and
+    // `list --json` say so without reading every photo. Photos stored so far were checked
+    // for PNG's signature only: each is described from its header, and one that cannot be
+    // read (damaged, or missing from the photo folder) keeps NULLs.
+    migrator.registerMigration("v5: photo format and size") { db in
+      try db.execute(
+        sql: """
+          ALTER TABLE bowTie ADD COLUMN photoFormat TEXT
+            CHECK (photoFormat IS NULL OR length(photoFormat) > 0);
+          ALTER TABLE bowTie ADD COLUMN photoWidth INTEGER CHECK (photoWidth IS NULL OR photoWidth > 0);
+          ALTER TABLE bowTie ADD COLUMN photoHeight INTEGER
+            CHECK (photoHeight IS NULL OR photoHeight > 0);
+          """)
+      let ids = try String.fetchAll(
+        db, sql: "SELECT id FROM bowTie WHERE photoData IS NOT NULL OR photoFile IS NOT NULL")
+      for id in ids {
+        try describePhoto(ofTie: id, in: db, readingPhotoFile: readingPhotoFile)
+      }
+    }
+
     // Later migrations are appended here.
 
     return migrator
+  }
+
+  /// Sets a tie's photo columns from its photo's header, or to NULL when the photo cannot
+  /// be read: for rows whose photo arrived without them (a store before v5, an undo of a
+  /// change made before it).
+  static func describePhoto(
+    ofTie id: String, in db: Database, readingPhotoFile: (String) -> Data?
+  ) throws {
+    guard
+      let row = try Row.fetchOne(
+        db, sql: "SELECT photoData, photoFile FROM bowTie WHERE id = ?", arguments: [id])
+    else { return }
+    let inline: Data? = row["photoData"]
+    let file: String? = row["photoFile"]
+    let description = (inline ?? file.flatMap(readingPhotoFile)).flatMap(PhotoDescription.init(of:))
+    try db.execute(
+      sql: "UPDATE bowTie SET photoFormat = ?, photoWidth = ?, photoHeight = ? WHERE id = ?",
+      arguments: [description?.format.rawValue, description?.width, description?.height, id])
   }
 }

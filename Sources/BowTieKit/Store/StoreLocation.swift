@@ -5,12 +5,21 @@ import Foundation
 public enum StoreLocation {
   public static let fileName = "BowTies.sqlite"
 
+  /// The environment variables the store's location depends on.
+  static let variables = ["BOWTIES_STORE", "XDG_DATA_HOME", "HOME"]
+
   /// Resolves the store's file URL from an explicit path and the environment.
+  ///
+  /// - Parameter environment: the variables to use instead of the process's.
   public static func resolve(
-    explicitPath: String?,
-    environment: [String: String] = ProcessEnvironment.values(
-      ["BOWTIES_STORE", "XDG_DATA_HOME", "HOME"])
+    explicitPath: String?, environment given: [String: String]? = nil
   ) throws(BowTieError) -> URL {
+    let environment: [String: String]
+    if let given {
+      environment = given
+    } else {
+      environment = try ProcessEnvironment.values(variables)
+    }
     if let explicitPath {
       guard !explicitPath.isEmpty else { throw .usage("--store needs a path") }
       return URL(fileURLWithPath: explicitPath).standardizedFileURL

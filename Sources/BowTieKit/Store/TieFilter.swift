@@ -52,23 +52,18 @@ extension BowTieStore {
     }
   }
 
-  /// Like ``forEachTie(_:_:)``, but first calls `widths` with the longest search key and
-  /// name (in characters) among the ties it is about to pass: what a listing in columns
-  /// needs before its first line. Both readings, one row at a time, see one snapshot.
+  /// Like ``forEachTie(_:_:)``, but first calls `names` with the search key and name of
+  /// each tie it is about to pass: a listing in columns sizes them before its first line.
+  /// Both readings, one row at a time, see one snapshot.
   public func forEachTie(
-    _ filter: TieFilter, widths: ((key: Int, name: Int)) throws -> Void,
+    _ filter: TieFilter, names: (_ key: String, _ name: String) throws -> Void,
     _ body: (BowTie) throws -> Void
   ) throws(BowTieError) {
     try read { db in
       let columns = BowTie.Columns.self
-      let names = try Row.fetchCursor(
+      let rows = try Row.fetchCursor(
         db, Self.request(filter).select(columns.searchKey, columns.name))
-      var longest = (key: 0, name: 0)
-      while let row = try names.next() {
-        longest.key = max(longest.key, (row[0] as String).count)
-        longest.name = max(longest.name, (row[1] as String).count)
-      }
-      try widths(longest)
+      while let row = try rows.next() { try names(row[0], row[1]) }
       let ties = try Self.request(filter).select(BowTie.allColumnsButPhotoBytes).fetchCursor(db)
       while let tie = try ties.next() { try body(tie) }
     }

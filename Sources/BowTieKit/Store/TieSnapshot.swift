@@ -33,6 +33,23 @@ public struct TieSnapshot: Codable, Equatable, Sendable {
     return nil
   }
 
+  /// Why this snapshot cannot be put back into the `bowTie` table, whose columns are
+  /// `tableColumns`; nil when it can. An undo turns the snapshot's column names into SQL
+  /// identifiers and its photo file's name into a path, and the undo log is data that any
+  /// tool can write, so both are checked before either is used.
+  func problem(tableColumns: Set<String>) -> String? {
+    if let unknown = columns.keys.sorted().first(where: { !tableColumns.contains($0) }) {
+      return "it names a column '\(unknown)' that the bowTie table does not have"
+    }
+    if case .text(let name)? = columns["photoFile"], !PhotoStorage.isFileName(name) {
+      return "its photo file name '\(name)' is not a photo file name"
+    }
+    guard case .text(let id)? = columns["id"], UUID(text: id) != nil,
+      case .text? = columns["canonicalKey"]
+    else { return "it has no tie id or search key" }
+    return nil
+  }
+
   /// The values as GRDB arguments, in `names` order.
   func arguments(_ names: [String]) -> StatementArguments {
     StatementArguments(

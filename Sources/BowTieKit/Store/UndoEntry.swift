@@ -48,6 +48,20 @@ public struct UndoEntry: Identifiable, Equatable, Sendable {
   public static let capacity = 100
 }
 
+extension UndoEntry {
+  /// Why this entry cannot be undone as it is stored, or nil: for an edit or a removal,
+  /// the row it would put back.
+  func problem(in db: Database) throws -> String? {
+    switch change {
+    case .edit(let previous), .remove(let previous):
+      let columns = Set(try db.columns(in: BowTie.databaseTableName).map(\.name))
+      return previous.problem(tableColumns: columns)
+    case .wear, .rate, .favorite, .add:
+      return nil
+    }
+  }
+}
+
 /// What `undo` took back.
 public struct UndoneChange: Equatable, Sendable {
   public var change: UndoableChange

@@ -38,8 +38,9 @@ public struct DateArgument: Equatable, Sendable {
   private static func relative(_ text: String, now: Date, today: Date, calendar: Calendar)
     -> DateArgument?
   {
-    guard text.count >= 3, text.first == "-", let unit = text.last,
-      let amount = Int(text.dropFirst().dropLast()), amount >= 0, amount <= 100_000
+    let digits = text.dropFirst().dropLast()
+    guard text.first == "-", let unit = text.last, PlainDecimal.isDigits(digits),
+      let amount = Int(digits), amount <= 100_000
     else { return nil }
     let component: Calendar.Component
     switch unit {

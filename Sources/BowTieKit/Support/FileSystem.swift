@@ -31,6 +31,15 @@ enum FileSystem {
     if fsync(descriptor) != 0 { throw POSIXError.current }
   }
 
+  /// The prefix of ``writeAtomically(_:to:mode:)``'s temporary files, before a UUID.
+  private static let temporaryPrefix = ".tmp-"
+
+  /// Whether `name` is one of ``writeAtomically(_:to:mode:)``'s temporary files.
+  static func isTemporaryFileName(_ name: String) -> Bool {
+    name.hasPrefix(temporaryPrefix)
+      && UUID(text: String(name.dropFirst(temporaryPrefix.count))) != nil
+  }
+
   /// Writes under a temporary name in the same folder, syncs, then renames into place,
   /// so a reader never sees half a file, even after a crash.
   static func writeAtomically(_ data: Data, to file: URL, mode: mode_t = 0o600) throws {
@@ -44,7 +53,7 @@ enum FileSystem {
     to file: URL, mode: mode_t = 0o600, _ body: (inout DescriptorOutputStream) throws -> Void
   ) throws {
     let temporary = file.deletingLastPathComponent()
-      .appendingPathComponent(".tmp-\(UUID().uuidString)")
+      .appendingPathComponent(temporaryPrefix + UUID().text)
     let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
     guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
     var output = DescriptorOutputStream(descriptor: descriptor)

@@ -15,9 +15,18 @@ public enum ProcessEnvironment {
   }
 
   /// The named variables that are set.
-  public static func values(_ names: [String]) -> [String: String] {
+  ///
+  /// - Throws: a usage error for a variable that is not valid UTF-8, rather than its
+  ///   bytes repaired: a path so changed would name another file.
+  public static func values(_ names: [String]) throws(BowTieError) -> [String: String] {
     var values: [String: String] = [:]
-    for name in names { values[name] = value(name) }
+    for name in names {
+      guard let raw = getenv(name) else { continue }
+      guard let text = String(validatingCString: raw) else {
+        throw .usage("\(name) is not valid UTF-8 text")
+      }
+      values[name] = text
+    }
     return values
   }
 }

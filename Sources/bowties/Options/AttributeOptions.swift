@@ -26,7 +26,10 @@ struct AttributeOptions: ParsableArguments {
     help: ArgumentHelp("What it cost, with a dot: 19.99.", valueName: "amount"))
   var price: String?
 
-  @Option(help: ArgumentHelp("A PNG photo of the tie.", valueName: "file.png"))
+  @Option(
+    help: ArgumentHelp(
+      "A photo of the tie: PNG or JPEG, stored as it is (a PDF is rasterized into a PNG).",
+      valueName: "file"))
   var photo: String?
 
   func validate() throws {
@@ -44,8 +47,8 @@ struct AttributeOptions: ParsableArguments {
     return values
   }
 
-  /// Reads the photo file, which must be a PNG image.
-  func photoData() throws(BowTieError) -> Data? {
+  /// Reads and checks the photo file.
+  func checkedPhoto() throws(BowTieError) -> CheckedPhoto? {
     guard let photo else { return nil }
     return try PhotoFile.read(photo)
   }
@@ -60,10 +63,10 @@ struct AttributeOptions: ParsableArguments {
 
 /// Photo files given on the command line.
 enum PhotoFile {
-  static let pngSignature = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
-
-  /// Reads a PNG from a file or a pipe (`<(…)`), refusing anything over the size limit.
-  static func read(_ path: String) throws(BowTieError) -> Data {
+  /// Reads a photo from a file or a pipe (`<(…)`), refusing anything over the size limit,
+  /// and decodes it whole: a file that is no usable photo is refused here (exit 66), not
+  /// stored to fail at the next `show`.
+  static func read(_ path: String) throws(BowTieError) -> CheckedPhoto {
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
       throw .inputUnreadable(path: path, reason: "no such file")
@@ -83,9 +86,13 @@ enum PhotoFile {
       throw .inputUnreadable(path: path, reason: "it cannot be read")
     }
     guard data.count <= limit else {
-      throw .invalidValue("\(path) is larger than \(limit >> 20) MiB")
+      throw .inputUnreadable(path: path, reason: "it is larger than \(limit >> 20) MiB")
     }
-    guard data.prefix(8) == pngSignature else { throw .invalidValue("\(path) is not a PNG image") }
-    return data
+    do {
+      return try PhotoIntake.check(data)
+    } catch {
+      throw .inputUnreadable(
+        path: path, reason: PhotoIntake.reason(error, file: path))
+    }
   }
 }

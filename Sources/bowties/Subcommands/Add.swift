@@ -24,8 +24,8 @@ extension Bowties {
       var tie = BowTie(
         name: name, searchKey: attributes.searchKey ?? "", rating: values.rating ?? 0,
         isFavorite: favorite, url: values.url, price: values.price,
-        tintColor: values.tintColor, photoData: try attributes.photoData())
-      tie.tintColor = values.tintColor
+        tintColor: values.tintColor)
+      tie.setPhoto(try attributes.checkedPhoto())
       let store = try storeOptions.open()
       try TieOutput(json: output.json).printDetails(try store.add(tie), store: store)
     }

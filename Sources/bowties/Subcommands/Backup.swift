@@ -26,7 +26,7 @@ extension Bowties {
       if output.json {
         try TieOutput(json: true).printJSON(summary)
       } else {
-        print(
+        Terminal.printLine(
           "backed up \(summary.ties) ties and \(summary.photoFiles) photo files to \(summary.path)")
       }
     }

@@ -30,16 +30,16 @@ extension Bowties {
       if output.json {
         try TieOutput(json: true).printJSON(CheckupJSON(store: url.path, checkup: checkup))
       } else {
-        print(
+        Terminal.printLine(
           "checked \(url.path): \(count(checkup.tiesChecked, "tie")), "
             + "\(count(checkup.photoFilesChecked, "photo file"))")
         for problem in checkup.problems {
           let status = problem.repaired ? "repaired" : "problem "
           let subject = problem.subject.map { "\($0): " } ?? ""
-          print("\(status)  \(problem.kind.rawValue)  \(subject)\(problem.detail)")
+          Terminal.printLine("\(status)  \(problem.kind.rawValue)  \(subject)\(problem.detail)")
         }
         let remaining = checkup.problems.filter { !$0.repaired }.count
-        print(
+        Terminal.printLine(
           remaining == 0
             ? "healthy" : "\(count(remaining, "problem")) \(remaining == 1 ? "remains" : "remain")")
       }

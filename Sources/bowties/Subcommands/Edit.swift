@@ -56,8 +56,8 @@ extension Bowties {
       edit.lastWorn = try lastWorn.map(DateParsing.date)
       if noPhoto {
         edit.photo = .remove
-      } else if let data = try attributes.photoData() {
-        edit.photo = .replace(data)
+      } else if let photo = try attributes.checkedPhoto() {
+        edit.photo = .replace(photo)
       }
       let store = try storeOptions.open()
       try TieOutput(json: output.json).printDetails(try store.edit(tie, edit), store: store)

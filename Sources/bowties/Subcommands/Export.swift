@@ -71,7 +71,8 @@ extension Bowties {
             try AtomicFile.write(data, to: images.appendingPathComponent(name))
           }, warn: warn)
       }
-      print("exported \(summary.ties) ties and \(summary.photoFiles) photos to \(folder.path)")
+      Terminal.printLine(
+        "exported \(summary.ties) ties and \(summary.photoFiles) photos to \(folder.path)")
     }
   }
 }

@@ -44,7 +44,7 @@ extension Bowties {
       }
       try store.forEachWear(of: tie, since: start, until: end) { record in
         let when = TieOutput.dateTimeFormatter.string(from: record.event.wornAt)
-        print("\(when)  \(record.searchKey)  \(record.name)")
+        Terminal.printLine("\(when)  \(record.searchKey)  \(record.name)")
       }
     }
 

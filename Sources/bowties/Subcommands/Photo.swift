@@ -6,14 +6,20 @@ extension Bowties {
   struct Photo: ParsableCommand {
     static let configuration = CommandConfiguration(
       commandName: "photo",
-      abstract: "Write a tie's stored photo to a file.")
+      abstract: "Write a tie's stored photo to a file, byte for byte as it was given.",
+      discussion: """
+        The file's extension must match the photo's format (.png for a PNG; .jpg or .jpeg \
+        for a JPEG). Given a folder (an existing one, or a path ending in /), the photo is \
+        written into it as KEY.png or KEY.jpg, and the path is printed.
+        """)
 
     @Argument(help: .tie)
     var tie: String
 
     @Option(
       name: .shortAndLong,
-      help: ArgumentHelp("Where to write it (- for stdout).", valueName: "file.png"))
+      help: ArgumentHelp("Where to write it: a file, a folder, or - for stdout.", valueName: "path")
+    )
     var output: String
 
     @OptionGroup var storeOptions: StoreOptions
@@ -24,9 +30,29 @@ extension Bowties {
       guard let data = found.photoData else { throw BowTieError.noPhoto(tie: found.name) }
       if output == "-" {
         FileHandle.standardOutput.write(data)
-      } else {
-        try AtomicFile.write(data, to: URL(fileURLWithPath: output))
+        return
       }
+      let format = found.photoDescription?.format
+      var isDirectory: ObjCBool = false
+      let exists = FileManager.default.fileExists(atPath: output, isDirectory: &isDirectory)
+      if (exists && isDirectory.boolValue) || output.hasSuffix("/") {
+        let name = Exporter.photoFileStem(found) + "." + (format ?? .png).fileExtension
+        let folder = URL(fileURLWithPath: output, isDirectory: true)
+        try AtomicFile.createFolder(folder)
+        let file = folder.appendingPathComponent(name)
+        try AtomicFile.write(data, to: file)
+        print(file.path)
+        return
+      }
+      let file = URL(fileURLWithPath: output)
+      let given = file.pathExtension.lowercased()
+      if let format, !given.isEmpty, !format.fileExtensions.contains(given) {
+        throw BowTieError.usage(
+          "the photo of \(found.name) is a \(format.name): name the file "
+            + "\(file.deletingPathExtension().lastPathComponent).\(format.fileExtension), or give a folder"
+        )
+      }
+      try AtomicFile.write(data, to: file)
     }
   }
 }

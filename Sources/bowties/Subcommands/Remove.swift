@@ -39,7 +39,7 @@ extension Bowties {
       if output.json {
         try TieOutput(json: true).printJSON(removed.map(TieJSON.init))
       } else {
-        for tie in removed { print("removed \(tie.name) (\(tie.searchKey))") }
+        for tie in removed { Terminal.printLine("removed \(tie.name) (\(tie.searchKey))") }
       }
     }
   }

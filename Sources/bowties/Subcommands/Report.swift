@@ -49,8 +49,14 @@ extension Bowties {
 
     @OptionGroup var storeOptions: StoreOptions
 
+    /// Dates more than this many days back are not worth a calendar's arithmetic (which
+    /// traps beyond its range): about 270 years.
+    static let maximumStaleDays = 100_000
+
     func validate() throws {
-      guard staleDays >= 1 else { throw ValidationError("--stale-days must be 1 or more") }
+      guard (1...Self.maximumStaleDays).contains(staleDays) else {
+        throw ValidationError("--stale-days must be from 1 to \(Self.maximumStaleDays)")
+      }
       guard (1...120).contains(months) else {
         throw ValidationError("--months must be from 1 to 120")
       }

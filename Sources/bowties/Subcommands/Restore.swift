@@ -44,7 +44,7 @@ extension Bowties {
       if output.json {
         try TieOutput(json: true).printJSON(summary)
       } else {
-        print(
+        Terminal.printLine(
           "restored \(summary.ties) ties and \(summary.photoFiles) photo files into \(summary.path)"
         )
       }

@@ -16,7 +16,10 @@ extension Bowties {
         timesWorn, isFavorite, url, price and id. A folder stands for the \
         SampleData.plist (or SampleData.json) inside it, as `export --output DIR` writes. \
         Photos named by imageName are read from the images/ folder beside the file \
-        (./images for standard input), never from outside it. A tie whose id (or, \
+        (./images for standard input), never from outside it, or else from an Xcode asset \
+        catalog (*.xcassets) beside the file: the image set of that name, its universal \
+        image at the highest scale; a PDF there is rasterized at 3x its point size. \
+        Photos are PNG or JPEG, checked before anything is stored. A tie whose id (or, \
         without one, whose searchKey) is already stored is skipped, or overwritten with \
         --replace. A file with any bad entry changes nothing.
         """)
@@ -35,12 +38,18 @@ extension Bowties {
     @Flag(help: "Print what would be added, replaced and skipped, and change nothing.")
     var dryRun = false
 
+    @Flag(
+      help: ArgumentHelp(
+        "Seed the ties without photos: imageName and photoData are ignored, and a replaced tie keeps its photo."
+      ))
+    var noPhotos = false
+
     @OptionGroup var storeOptions: StoreOptions
     @OptionGroup var output: OutputOptions
 
     func run() throws {
       // Everything is read and checked before the store is touched.
-      let entries = try SeedInput(argument: plist, format: format).entries()
+      let entries = try SeedInput(argument: plist, format: format, photos: !noPhotos).entries()
       if dryRun {
         try printPlan(entries, outcomes: try plan(entries))
         return
@@ -58,7 +67,8 @@ extension Bowties {
       if output.json {
         try TieOutput(json: true).printJSON(summary)
       } else {
-        print("added \(summary.added), replaced \(summary.replaced), skipped \(summary.skipped)")
+        Terminal.printLine(
+          "added \(summary.added), replaced \(summary.replaced), skipped \(summary.skipped)")
       }
     }
 
@@ -83,9 +93,9 @@ extension Bowties {
       }
       for (entry, outcome) in zip(entries, outcomes) {
         let verb = outcome.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)
-        print("\(verb)\(entry.tie.searchKey)  \(entry.tie.name)")
+        Terminal.printLine("\(verb)\(entry.tie.searchKey)  \(entry.tie.name)")
       }
-      print(
+      Terminal.printLine(
         "would add \(summary.added), replace \(summary.replaced), skip \(summary.skipped); "
           + "nothing changed")
     }
@@ -109,15 +119,17 @@ struct PlannedTie: Encodable {
 struct SeedInput {
   var argument: String?
   var format: SeedFile.Format?
+  /// Whether photos are read (`--no-photos` says not).
+  var photos = true
 
   func entries() throws -> [SeedEntry] {
-    guard let argument else { return try SampleData.entries() }
+    guard let argument else { return try SampleData.entries(photos: photos) }
     let currentFolder = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
     if argument == "-" {
       let data = FileHandle.standardInput.readDataToEndOfFile()
       return try SeedFile.parse(
         data, source: "standard input",
-        images: .folder(currentFolder.appendingPathComponent("images")),
+        images: photos ? .folder(currentFolder.appendingPathComponent("images")) : .skipped,
         format: format ?? Self.sniff(data))
     }
     var file = URL(fileURLWithPath: argument, relativeTo: currentFolder).standardizedFileURL
@@ -147,7 +159,8 @@ struct SeedInput {
     let detected = file.pathExtension.lowercased() == "json" ? .json : Self.sniff(data)
     return try SeedFile.parse(
       data, source: argument,
-      images: .folder(file.deletingLastPathComponent().appendingPathComponent("images")),
+      images: photos
+        ? .folder(file.deletingLastPathComponent().appendingPathComponent("images")) : .skipped,
       format: format ?? detected)
   }
 

@@ -34,7 +34,8 @@ extension Bowties {
         return
       }
       for suggestion in suggestions {
-        print("\(suggestion.tie.name) (\(suggestion.tie.searchKey)): \(suggestion.reason)")
+        Terminal.printLine(
+          "\(suggestion.tie.name) (\(suggestion.tie.searchKey)): \(suggestion.reason)")
       }
     }
   }

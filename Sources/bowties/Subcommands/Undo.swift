@@ -19,9 +19,9 @@ extension Bowties {
       if output.json {
         try TieOutput(json: true).printJSON(UndoJSON(undone))
       } else if let undone {
-        print(Self.describe(undone))
+        Terminal.printLine(Self.describe(undone))
       } else {
-        print("nothing to undo")
+        Terminal.printLine("nothing to undo")
       }
     }
 

@@ -17,8 +17,9 @@ enum ExitStatus {
     switch error {
     case .noSuchTie, .ambiguousTie: noSuchTie
     case .usage: usage
-    case .invalidTie, .invalidSeedEntry, .invalidSeedFile, .invalidValue: invalidData
-    case .inputUnreadable, .seedImageUnreadable, .noPhoto: inputUnreadable
+    case .invalidTie, .invalidSeedEntry, .invalidSeedFile, .invalidValue, .invalidBackup:
+      invalidData
+    case .inputUnreadable, .seedImageUnreadable, .seedImageMissing, .noPhoto: inputUnreadable
     case .transformerNotRegistered: software
     case .outputUnwritable: cannotCreate
     case .storeUnreadable, .storeNotWritable, .storeFromNewerVersion, .photoUnavailable:

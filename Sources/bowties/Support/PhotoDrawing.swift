@@ -1,5 +1,6 @@
 import BowTieKit
 import Foundation
+import ImageCodecs
 import TerminalImage
 
 #if canImport(Glibc)
@@ -72,23 +73,45 @@ struct PhotoDrawing {
       return nil
     }
     do {
-      return try compose(try PNG.decode(data), details: details)
+      let (maxColumns, _) = box(beside: details)
+      // Only what will be drawn is decoded: a phone's JPEG, a few columns wide here, at an
+      // eighth of its size (libjpeg's DCT scaling).
+      let photo = try ImageDecoder.decode(data) { info in
+        let fit = fitting(width: info.width, height: info.height, maxColumns: maxColumns)
+        return (fit.pixelWidth, fit.pixelHeight)
+      }
+      return try compose(photo, details: details)
     } catch {
       Terminal.warning("\(tie.name): its photo cannot be shown: \(error)")
       return nil
     }
   }
 
-  func compose(_ photo: RGBAImage, details: [String]) throws(TerminalImageError) -> String {
-    let image = photo.trimmingTransparentMargins()
+  /// The most columns the photo may take beside `details`, and whether it goes beside
+  /// them (or, too narrow for that, above them).
+  private func box(beside details: [String]) -> (maxColumns: Int, beside: Bool) {
     let detailsWidth = details.map(Terminal.visibleWidth).max() ?? 0
     let besideColumns = columns - detailsWidth - Self.gap
     let beside = besideColumns >= Self.minimumColumnsBeside
-    let maxColumns = beside ? besideColumns : max(1, columns)
+    return (beside ? besideColumns : max(1, columns), beside)
+  }
+
+  /// The size an image is drawn at: cells of 1×2 pixels for half-blocks, else cells of
+  /// the terminal's pixels.
+  private func fitting(width: Int, height: Int, maxColumns: Int) -> ImageFit {
+    graphics.imageProtocol == .halfBlocks
+      ? ImageFit.fitting(width: width, height: height, maxColumns: maxColumns, maxRows: maxRows)
+      : ImageFit.fitting(
+        width: width, height: height, maxColumns: maxColumns, maxRows: maxRows,
+        cellWidth: cellWidth, cellHeight: cellHeight)
+  }
+
+  func compose(_ photo: RGBAImage, details: [String]) throws(ImageError) -> String {
+    let image = photo.trimmingTransparentMargins()
+    let (maxColumns, beside) = box(beside: details)
+    let fit = fitting(width: image.width, height: image.height, maxColumns: maxColumns)
 
     if graphics.imageProtocol == .halfBlocks {
-      let fit = ImageFit.fitting(
-        width: image.width, height: image.height, maxColumns: maxColumns, maxRows: maxRows)
       let scaled = image.resized(width: fit.pixelWidth, height: fit.pixelHeight)
       let lines = HalfBlockRenderer(depth: graphics.depth, background: background).render(scaled)
       guard beside else { return (lines + details).map { $0 + "\n" }.joined() }
@@ -100,9 +123,6 @@ struct PhotoDrawing {
       }.joined()
     }
 
-    let fit = ImageFit.fitting(
-      width: image.width, height: image.height, maxColumns: maxColumns, maxRows: maxRows,
-      cellWidth: cellWidth, cellHeight: cellHeight)
     let scaled = image.resized(width: fit.pixelWidth, height: fit.pixelHeight)
     let payload: String
     switch graphics.imageProtocol {

@@ -39,17 +39,31 @@ enum Terminal {
     return identifier
   }()
 
-  static func error(_ message: String) { writeError("bowties: \(message)\n") }
-  static func warning(_ message: String) { writeError("bowties: warning: \(message)\n") }
-  static func note(_ message: String) { writeError("bowties: \(message)\n") }
+  // Messages quote data (names from the store, entries of a seed file, arguments), so
+  // their control characters are made visible: none reaches the terminal as a command.
+  static func error(_ message: String) {
+    writeError("bowties: \(message.withVisibleControlCharacters)\n")
+  }
+  static func warning(_ message: String) {
+    writeError("bowties: warning: \(message.withVisibleControlCharacters)\n")
+  }
+  static func note(_ message: String) {
+    writeError("bowties: \(message.withVisibleControlCharacters)\n")
+  }
 
   static func writeError(_ text: String) {
     FileHandle.standardError.write(Data(text.utf8))
   }
 
+  /// Prints a line of text for people on stdout, its control characters made visible:
+  /// for lines that hold data and no color codes of ours.
+  static func printLine(_ line: String) {
+    print(line.withVisibleControlCharacters)
+  }
+
   /// Asks on stderr and reads one line from stdin; nil at end of input.
   static func ask(_ question: String) -> String? {
-    writeError(question)
+    writeError(question.withVisibleControlCharacters)
     return readLine(strippingNewline: true)
   }
 

@@ -72,22 +72,43 @@ struct TieOutput {
   /// The name, then one aligned line per attribute, without line breaks.
   func detailLines(_ tie: BowTie) -> [String] {
     let rows: [(String, String)] = [
-      ("Key", tie.searchKey),
+      ("Key", tie.searchKey.withVisibleControlCharacters),
       ("Rating", "\(BowTie.formatRating(tie.rating))/5"),
       ("Times worn", String(tie.timesWorn)),
       ("Last worn", tie.lastWorn.map(Self.day) ?? "never"),
       ("Favorite", tie.isFavorite ? "yes" : "no"),
-      ("URL", tie.url?.absoluteString ?? "none"),
+      ("URL", tie.url?.absoluteString.withVisibleControlCharacters ?? "none"),
       ("Price", tie.price.map(Self.formatPrice) ?? "none"),
       ("Color", colorText(tie)),
-      ("Photo", tie.photoByteCount.map { "\($0) bytes" } ?? "none"),
+      ("Photo", Self.photoText(tie)),
     ]
-    return [color ? Terminal.bold(tie.name) : tie.name]
+    let name = tie.name.withVisibleControlCharacters
+    return [color ? Terminal.bold(name) : name]
       + rows.map { label, value in
         // The labels are short ASCII; Foundation's padding(toLength:) would go through
         // NSString, three protocol-conformance scans on every show.
         "  " + label + String(repeating: " ", count: max(12 - label.count, 0)) + value
       }
+  }
+
+  /// "JPEG 4032×3024, 3.1 MB"; only the size for a photo whose format is not known (one
+  /// stored before photos were checked that cannot be read); "none".
+  static func photoText(_ tie: BowTie) -> String {
+    guard let bytes = tie.photoByteCount else { return "none" }
+    guard let photo = tie.photoDescription else { return "\(bytes) bytes" }
+    return "\(photo.format.name) \(photo.width)×\(photo.height), \(byteCountText(bytes))"
+  }
+
+  /// Bytes as people read a file's size: "850 bytes", "10.8 KB", "3.1 MB" (1 KB = 1,000
+  /// bytes, as Finder and ls -h --si count), a dot for the decimals whatever the locale,
+  /// as ratings have.
+  static func byteCountText(_ bytes: Int) -> String {
+    if bytes < 1_000 { return "\(bytes) bytes" }
+    for (unit, size) in [("KB", 1_000), ("MB", 1_000_000), ("GB", 1_000_000_000)] {
+      let tenths = (bytes * 10 + size / 2) / size
+      if tenths < 10_000 || unit == "GB" { return "\(tenths / 10).\(tenths % 10) \(unit)" }
+    }
+    return "\(bytes) bytes"
   }
 
   /// Many ties, one line each for people: `list` (``streamJSON(from:_:)`` for scripts).
@@ -96,19 +117,21 @@ struct TieOutput {
   func printList(from store: BowTieStore, _ filter: TieFilter) throws {
     var keyWidth = 1
     var nameWidth = 1
-    let sizeColumns = { (widths: (key: Int, name: Int)) in
-      keyWidth = max(widths.key, 1)
-      nameWidth = max(widths.name, 1)
+    let measure = { (key: String, name: String) in
+      keyWidth = max(keyWidth, key.withVisibleControlCharacters.count)
+      nameWidth = max(nameWidth, name.withVisibleControlCharacters.count)
     }
-    try store.forEachTie(filter, widths: sizeColumns) { tie in
+    try store.forEachTie(filter, names: measure) { tie in
       warnAbout(tie, store: store)
       let worn =
         tie.timesWorn == 0
         ? "never worn"
         : "worn \(tie.timesWorn)×, last \(tie.lastWorn.map(Self.day) ?? "?")"
       let fields = [
-        tie.searchKey.padding(toLength: keyWidth, withPad: " ", startingAt: 0),
-        tie.name.padding(toLength: nameWidth, withPad: " ", startingAt: 0),
+        tie.searchKey.withVisibleControlCharacters.padding(
+          toLength: keyWidth, withPad: " ", startingAt: 0),
+        tie.name.withVisibleControlCharacters.padding(
+          toLength: nameWidth, withPad: " ", startingAt: 0),
         "\(BowTie.formatRating(tie.rating))/5".padding(toLength: 5, withPad: " ", startingAt: 0),
         tie.isFavorite ? "★" : " ",
         colorText(tie),

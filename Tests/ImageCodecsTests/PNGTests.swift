@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import TerminalImage
+@testable import ImageCodecs
 
 /// Decoding through libpng: sizes, pixel values, and every kind of bad input as a thrown
 /// error (never a crash or a message on stderr).
@@ -74,17 +74,17 @@ struct PNGTests {
     #expect {
       try PNG.decode(Data("this is not a picture of a bow tie".utf8))
     } throws: { error in
-      guard case .unreadablePNG(let reason) = error as? TerminalImageError else { return false }
+      guard case .unreadable(.png, let reason) = error as? ImageError else { return false }
       return !reason.isEmpty
     }
-    #expect(throws: TerminalImageError.self) { try PNG.decode(Data()) }
+    #expect(throws: ImageError.self) { try PNG.decode(Data()) }
   }
 
   @Test("a truncated PNG is refused")
   func truncated() throws {
     let red = try Self.sample("red")
     for length in [8, 33, 60, red.count / 2, red.count - 13] {
-      #expect(throws: TerminalImageError.self, "\(length) bytes") {
+      #expect(throws: ImageError.self, "\(length) bytes") {
         try PNG.decode(red.prefix(length))
       }
     }
@@ -100,7 +100,7 @@ struct PNGTests {
     #expect {
       try PNG.decode(red)
     } throws: { error in
-      guard case .unreadablePNG(let reason) = error as? TerminalImageError else { return false }
+      guard case .unreadable(.png, let reason) = error as? ImageError else { return false }
       return reason.localizedCaseInsensitiveContains("CRC")
     }
   }
@@ -110,7 +110,7 @@ struct PNGTests {
     var red = try Self.sample("red")
     let idat = try #require(red.firstRange(of: Data("IDAT".utf8)))
     for offset in 2..<40 { red[idat.upperBound + offset] ^= 0x5A }
-    #expect(throws: TerminalImageError.self) { try PNG.decode(red) }
+    #expect(throws: ImageError.self) { try PNG.decode(red) }
   }
 
   @Test("a PNG claiming a size past the limit is refused before any pixel is allocated")
@@ -123,7 +123,7 @@ struct PNGTests {
     }
     let crc = crc32(data[ihdr..<(ihdr + 17)])
     withUnsafeBytes(of: crc.bigEndian) { data.replaceSubrange((ihdr + 17)..<(ihdr + 21), with: $0) }
-    #expect(throws: TerminalImageError.tooLarge(width: 20_000, height: 20_000)) {
+    #expect(throws: ImageError.tooLarge(width: 20_000, height: 20_000)) {
       try PNG.decode(data)
     }
   }

@@ -1,0 +1,45 @@
+extension String {
+  /// The text with its control characters (Unicode's `Cc`: C0, DEL and C1) made visible
+  /// as `ls -b` shows them: `\n`, `\t`, `\a`, `\b`, `\f`, `\r`, `\v`, and the others as
+  /// octal escapes of their UTF-8 bytes, `\033` for ESC and `\302\233` for CSI. Everything
+  /// else, backslashes included, stays as it is.
+  ///
+  /// For text from data (a store another tool wrote, a seed file, an argument) on its way
+  /// to a person's terminal or document: one such character can clear the screen, move the
+  /// cursor, retitle the window or hide what follows it.
+  public var withVisibleControlCharacters: String {
+    // Almost every name has none: one pass over the bytes finds that out.
+    var clean = true
+    var previous: UInt8 = 0
+    for byte in utf8 {
+      if byte < 0x20 || byte == 0x7F || (previous == 0xC2 && (0x80...0x9F).contains(byte)) {
+        clean = false
+        break
+      }
+      previous = byte
+    }
+    if clean { return self }
+    var visible = ""
+    for scalar in unicodeScalars {
+      guard scalar.properties.generalCategory == .control else {
+        visible.unicodeScalars.append(scalar)
+        continue
+      }
+      switch scalar {
+      case "\u{07}": visible += "\\a"
+      case "\u{08}": visible += "\\b"
+      case "\t": visible += "\\t"
+      case "\n": visible += "\\n"
+      case "\u{0B}": visible += "\\v"
+      case "\u{0C}": visible += "\\f"
+      case "\r": visible += "\\r"
+      default:
+        for byte in String(scalar).utf8 {
+          let octal = String(byte, radix: 8)
+          visible += "\\" + String(repeating: "0", count: 3 - octal.count) + octal
+        }
+      }
+    }
+    return visible
+  }
+}
