@@ -35,10 +35,11 @@ struct HistoryTests {
     for offset in 0..<5 { try store.wear("R", on: start.addingTimeInterval(Double(offset) * day)) }
     #expect(try store.tie(matching: "R").timesWorn == 15)
     let history = try store.history(of: "r")
-    #expect(history.count == 5)
+    #expect(history.count == 6)
     #expect(
-      history.map(\.event.wornAt)
+      history.prefix(5).map(\.event.wornAt)
         == (0..<5).reversed().map { start.addingTimeInterval(Double($0) * day) })
+    #expect(history.last?.event.wornAt == ISO8601.parse("2026-10-14T19:30:00Z"))
     #expect(try countsAgree(folder))
   }
 
@@ -48,8 +49,9 @@ struct HistoryTests {
     try store.wear("R", on: start)
     try store.wear("B", on: start.addingTimeInterval(day))
     try store.wear("R", on: start.addingTimeInterval(2 * day))
-    #expect(try store.history().map(\.searchKey) == ["R", "B", "R"])
-    #expect(try store.history(of: "B").count == 1)
+    // Newest first: the three wears, then the seeded ties' last wears.
+    #expect(try store.history().map(\.searchKey) == ["R", "B", "R", "B", "G", "R", "O", "Y", "V"])
+    #expect(try store.history(of: "B").count == 2)
     let middle = try store.history(
       since: start.addingTimeInterval(day), until: start.addingTimeInterval(2 * day))
     #expect(middle.map(\.searchKey) == ["B"])
@@ -82,6 +84,76 @@ struct HistoryTests {
     let after = try store.tie(matching: "I")
     #expect(after == before)
     #expect(try store.history(of: "I").isEmpty)
+    #expect(try countsAgree(folder))
+  }
+
+  @Test("a seeded tie's last wear is recorded; the rest of timesWorn came before the history")
+  func seededLastWear() throws {
+    let (folder, store) = try seededStore()
+    let samples = try SampleData.entries().map(\.tie)
+    let history = try store.history()
+    #expect(history.count == samples.filter { $0.lastWorn != nil }.count)
+    for sample in samples {
+      let tie = try store.tie(matching: sample.searchKey)
+      #expect(tie.timesWorn == sample.timesWorn, "\(sample.name)")
+      let wears = history.filter { $0.event.tieID == sample.id }.map(\.event.wornAt)
+      #expect(wears == (sample.lastWorn.map { [$0] } ?? []), "\(sample.name)")
+      #expect(tie.wearsBeforeHistory == max(0, sample.timesWorn - Int32(wears.count)))
+    }
+    #expect(try countsAgree(folder))
+
+    // Seeding it again with --replace records nothing twice; a new lastWorn is a new wear.
+    var entries = try SampleData.entries()
+    try store.seed(entries, replacing: true)
+    #expect(try store.history().count == history.count)
+    entries[0].tie.lastWorn = start
+    entries[0].tie.timesWorn = 12
+    try store.seed([entries[0]], replacing: true)
+    #expect(try store.history(of: "R").map(\.event.wornAt) == [start, samples[0].lastWorn!])
+    #expect(try store.tie(matching: "R").timesWorn == 12)
+    // A count that leaves no wear beyond those recorded records none.
+    entries[0].tie.lastWorn = start.addingTimeInterval(day)
+    entries[0].tie.timesWorn = 2
+    try store.seed([entries[0]], replacing: true)
+    #expect(try store.history(of: "R").count == 2)
+    #expect(try store.tie(matching: "R").timesWorn == 2)
+    #expect(try countsAgree(folder))
+  }
+
+  @Test("an older store's seeded last wears become events, timesWorn as it was")
+  func upgradeRecordsSeededWears() throws {
+    let folder = TemporaryFolder()
+    ColorAttributeTransformer.register()
+    let queue = try DatabaseQueue(path: folder.storeURL.path)
+    try Schema.migrator.migrate(queue, upTo: "v3: prices, photos kept for undo")
+    try queue.write { db in
+      // R: seeded 10 wears, last one recorded since by `wear`; O: seeded 4, last on
+      // Sep 2; I: never worn; W: worn, but without a wear left from before the history.
+      try db.execute(
+        sql: """
+          INSERT INTO bowTie (id, name, canonicalName, searchKey, canonicalKey, rating,
+            timesWorn, wearsBeforeHistory, lastWorn) VALUES
+          ('0B0771E5-0000-4000-8000-000000000001', 'Red', 'red', 'R', 'r', 4, 10, 10,
+            '2026-11-20T09:00:00.000Z'),
+          ('0B0771E5-0000-4000-8000-000000000002', 'Orange', 'orange', 'O', 'o', 3, 4, 4,
+            '2026-09-02T08:15:00.000Z'),
+          ('0B0771E5-0000-4000-8000-000000000006', 'Indigo', 'indigo', 'I', 'i', 3, 0, 0, NULL),
+          ('0B0771E5-0000-4000-8000-000000000009', 'White', 'white', 'W', 'w', 3, 0, 0,
+            '2026-08-01T10:00:00.000Z');
+          INSERT INTO wearEvent (tieId, wornAt) VALUES
+            ('0B0771E5-0000-4000-8000-000000000001', '2026-11-20T09:00:00.000Z'),
+            ('0B0771E5-0000-4000-8000-000000000009', '2026-08-01T10:00:00.000Z');
+          """)
+    }
+    try queue.close()
+    let store = try folder.openStore()
+    #expect(try store.history().map(\.searchKey) == ["R", "O", "W"])
+    #expect(
+      try store.history(of: "O").map(\.event.wornAt) == [ISO8601.parse("2026-09-02T08:15:00Z")])
+    for (key, worn, before) in [("R", 11, 10), ("O", 4, 3), ("I", 0, 0), ("W", 1, 0)] {
+      let tie = try store.tie(matching: key)
+      #expect(tie.timesWorn == worn && tie.wearsBeforeHistory == Int32(before), "\(key)")
+    }
     #expect(try countsAgree(folder))
   }
 

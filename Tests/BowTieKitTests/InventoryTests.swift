@@ -108,7 +108,29 @@ struct InventoryTests {
     #expect(try store.undo()?.name == "Violet Bow Tie")
     #expect(try store.undo()?.change.command == "remove")
     #expect(try store.tie(matching: "B", loadingPhoto: true) == before)
-    #expect(try store.history(of: "B").count == 1)
+    #expect(try store.history(of: "B").count == 2, "the seeded last wear and the new one")
+  }
+
+  @Test("remove of many ties keeps their sizes but not their photos; undo brings back the last")
+  func removeMany() throws {
+    let (_, store) = try samples()
+    let photo = photoBytes(count: 20_000, seed: 14)
+    try store.seed(
+      (0..<2_000).map {
+        SeedEntry(
+          index: $0, tie: BowTie(name: "Many \($0)", searchKey: "M\($0)", photoData: photo),
+          hasExplicitID: true)
+      })
+    let removed = try store.remove((0..<2_000).map { "M\($0)" } + ["M0", "m1999"])
+    #expect(removed.count == 2_000 && removed.last?.searchKey == "M1999")
+    #expect(
+      removed.allSatisfy {
+        $0.photoData == nil && $0.photoByteCount == 20_000 && $0.photoDescription?.format == .png
+      })
+    #expect(try store.count() == 7)
+    // The undo log keeps the last 100 changes: the last 100 ties removed, newest first.
+    #expect(try store.undo()?.name == "Many 1999")
+    #expect(try store.tie(matching: "M1999", loadingPhoto: true).photoData == photo)
   }
 
   @Test("undoing an add removes the tie and its photo")

@@ -60,19 +60,40 @@ enum ReportFixture {
 
   static let sample = Report(
     asOf: date("2026-11-21T08:00:00Z"), timeZone: "Europe/Paris", staleDays: 30, months: 6,
-    tieCount: 7, favoriteCount: 3, averageRating: 23.5 / 7, mostWorn: [blue],
-    leastWorn: [violet], neverWorn: [indigo], notWornRecently: [violet, yellow, orange, red],
+    limit: 10, tieCount: 7, favoriteCount: 3, averageRating: 23.5 / 7,
+    mostWorn: .init(total: 6, ties: [blue, red, green, orange, yellow, violet]),
+    leastWorn: .init(total: 6, ties: [violet, yellow, orange, green, red, blue]),
+    neverWorn: .init(total: 1, ties: [indigo]),
+    notWornRecently: .init(total: 4, ties: [violet, yellow, orange, red]),
+    allTies: .init(total: 7, ties: [red, orange, yellow, green, blue, indigo, violet]),
     wearsPerMonth: wears.map { Report.Month(month: $0.0, wears: $0.1) },
     ratingDistribution: buckets([0, 1, 1, 2, 2, 1]),
-    suggestion: Report.Suggestion(tie: indigo, score: 0.9, reason: "never worn, rated 3/5"),
-    ties: [red, orange, yellow, green, blue, indigo, violet])
+    suggestion: Report.Suggestion(tie: indigo, score: 0.9, reason: "never worn, rated 3/5"))
+
+  /// A shop's store, as a report with `--limit 2` shows it: long lists, two ties each,
+  /// and no list of every tie.
+  static let shop = Report(
+    asOf: date("2026-11-21T08:00:00Z"), timeZone: "Europe/Paris", staleDays: 30, months: 6,
+    limit: 2, tieCount: 1_000_000, favoriteCount: 200_114, averageRating: 2.5,
+    mostWorn: .init(total: 999_990, ties: [blue, red]),
+    leastWorn: .init(total: 999_990, ties: [violet, yellow]),
+    neverWorn: .init(total: 10, ties: [indigo, indigo]),
+    notWornRecently: .init(total: 899_989, ties: [violet, yellow]),
+    allTies: nil,
+    wearsPerMonth: wears.map { Report.Month(month: $0.0, wears: $0.1 * 10_000) },
+    ratingDistribution: buckets([90_000, 200_000, 200_000, 200_000, 200_000, 109_999]),
+    suggestion: Report.Suggestion(tie: indigo, score: 0.9, reason: "never worn, rated 3/5"))
 
   static let empty = Report(
     asOf: date("2026-11-21T08:00:00Z"), timeZone: "Europe/Paris", staleDays: 30, months: 6,
-    tieCount: 0, favoriteCount: 0, averageRating: nil, mostWorn: [], leastWorn: [],
-    neverWorn: [], notWornRecently: [],
+    limit: 10, tieCount: 0, favoriteCount: 0, averageRating: nil,
+    mostWorn: .init(total: 0, ties: []), leastWorn: .init(total: 0, ties: []),
+    neverWorn: .init(total: 0, ties: []), notWornRecently: .init(total: 0, ties: []),
+    allTies: .init(total: 0, ties: []),
     wearsPerMonth: wears.map { Report.Month(month: $0.0, wears: 0) },
-    ratingDistribution: buckets([0, 0, 0, 0, 0, 0]), suggestion: nil, ties: [])
+    ratingDistribution: buckets([0, 0, 0, 0, 0, 0]), suggestion: nil)
+
+  static let allTies = sample.allTies?.ties ?? []
 
   static let suggestionLine = "Suggestion: Indigo Bow Tie (I): never worn, rated 3/5"
 
@@ -97,7 +118,7 @@ struct ReportRenderingTests {
     "every format is deterministic, newline-terminated and free of ANSI codes",
     arguments: ReportFormat.allCases)
   func deterministic(format: ReportFormat) {
-    for report in [Fixture.sample, Fixture.empty] {
+    for report in [Fixture.sample, Fixture.shop, Fixture.empty] {
       let first = Fixture.render(format, report)
       #expect(first == Fixture.render(format, report))
       #expect(first.hasSuffix("\n"))
@@ -108,8 +129,8 @@ struct ReportRenderingTests {
   @Test("control characters in a name never reach the output", arguments: ReportFormat.allCases)
   func controlCharacters(format: ReportFormat) throws {
     var report = Fixture.sample
-    report.ties[0].name = "O'Brien \u{1B}[31mred\u{1B}[0m\u{7}"
-    report.mostWorn = [report.ties[0]]
+    report.allTies?.ties[0].name = "O'Brien \u{1B}[31mred\u{1B}[0m\u{7}"
+    report.mostWorn.ties[1] = try #require(report.allTies?.ties[0])
     let output = Fixture.render(format, report)
     #expect(!output.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{7}" })
     if format == .html {
@@ -142,19 +163,35 @@ struct ReportRenderingTests {
   @Test("text has every section's data")
   func textSections() {
     let text = Fixture.render(.text)
+    // After "Red Bow Tie", the spaces to the end of the longest name and two more.
+    let pad = String(repeating: " ", count: Fixture.awkwardName.count - "Red Bow Tie".count + 2)
     #expect(text.hasPrefix("Bow-tie report as of Nov 21, 2026\n"))
     #expect(text.contains("  Ties            7\n"))
     #expect(text.contains("  Favorites       3\n"))
     #expect(text.contains("  Average rating  3.4/5\n"))
     #expect(text.contains(Fixture.suggestionLine + "\n"))
-    #expect(text.contains("Most worn\n  B  Blue Bow Tie  worn 15×, last Nov 15, 2026\n"))
-    #expect(text.contains("Least worn\n  V  Violet Bow Tie  worn 1×, last Dec 24, 2025\n"))
-    #expect(text.contains("Never worn\n  I  Indigo Bow Tie  rated 3/5\n"))
+    #expect(text.contains("\nMost worn: 6 worn ties, most worn first\n  B  Blue Bow Tie   "))
+    #expect(text.contains("  B  Blue Bow Tie" + pad.dropLast() + "worn 15×, last Nov 15, 2026\n"))
+    #expect(text.contains("\nLeast worn: 6 worn ties, least worn first\n  V  Violet Bow Tie "))
+    #expect(text.contains("\nNever worn: 1 tie\n  I  Indigo Bow Tie  rated 3/5\n"))
+    #expect(
+      text.hasSuffix(
+        "\nAll ties: 7 ties\n  R  Red Bow Tie" + pad
+          + "4/5    ★  #EF3024  worn 10×, last Oct 14, 2026\n"
+          + "  O  Orange Bow Tie" + String(pad.dropLast(3))
+          + "3.5/5     #F37B1E  worn 4×, last Sep 2, 2026\n" + "  Y  \(Fixture.awkwardName)  "
+          + "2/5       #FDCC0C  worn 2×, last Jun 21, 2026\n" + "  G  Green Bow Tie"
+          + String(pad.dropLast(2)) + "4.5/5  ★  #229954  worn 7×, last Nov 1, 2026\n"
+          + "  B  Blue Bow Tie" + String(pad.dropLast(1))
+          + "5/5    ★  #1D70C4  worn 15×, last Nov 15, 2026\n" + "  I  Indigo Bow Tie"
+          + String(pad.dropLast(3)) + "3/5       #4B2F91  never worn\n" + "  V  Violet Bow Tie"
+          + String(pad.dropLast(3)) + "1.5/5     none     worn 1×, last Dec 24, 2025\n"))
     #expect(text.contains(Fixture.awkwardName))
     #expect(!text.contains("Nov 14, 2026"), "dates are days in the report's time zone")
     #expect(!text.contains(where: { $0 == "\u{1B}" }))
 
-    let stale = text.components(separatedBy: "Not worn in the last 30 days (oldest first)\n")
+    let stale = text.components(
+      separatedBy: "Not worn in the last 30 days: 4 ties, longest unworn first\n")
     let staleLines = stale.last?.split(separator: "\n").prefix(4).map(String.init) ?? []
     let expected = [
       ("  V  Violet Bow Tie ", "332 days  last Dec 24, 2025"),
@@ -175,6 +212,24 @@ struct ReportRenderingTests {
       !text.split(separator: "\n", omittingEmptySubsequences: false).contains {
         $0.hasSuffix(" ")
       })
+  }
+
+  @Test("a shop's text report: totals, the first --limit ties of each list, no list of all")
+  func textTotals() {
+    let text = Fixture.render(.text, Fixture.shop)
+    #expect(text.contains("\n  Ties            1,000,000\n  Favorites       200,114\n"))
+    #expect(
+      text.contains(
+        "\nMost worn: 999,990 worn ties; the 2 worn most\n"
+          + "  B  Blue Bow Tie  worn 15×, last Nov 15, 2026\n"
+          + "  R  Red Bow Tie   worn 10×, last Oct 14, 2026\n\n"))
+    #expect(text.contains("\nLeast worn: 999,990 worn ties; the 2 worn least\n  V  Violet"))
+    #expect(text.contains("\nNever worn: 10 ties; the first 2\n  I  Indigo Bow Tie  rated 3/5\n"))
+    #expect(text.contains("\nNot worn in the last 30 days: 899,989 ties; the 2 longest unworn\n"))
+    #expect(text.contains("  Nov 2026  " + String(repeating: "█", count: 40) + " 140,000\n"))
+    #expect(
+      text.hasSuffix(
+        "\n\nAll ties: 1,000,000 ties, listed only for a store of up to 100 ties, or with --all\n"))
   }
 
   @Test("text bar charts: largest month 40 blocks, a 1-wear month at least 1, none for 0")
@@ -306,7 +361,7 @@ struct ReportRenderingTests {
     let suggestion = try document.nodes(forXPath: "//*[@class='suggestion-line']")
     #expect(suggestion.first?.stringValue == Fixture.suggestionLine)
     let body = try #require(try document.nodes(forXPath: "/html/body").first?.stringValue)
-    for name in Fixture.sample.ties.map(\.name) {
+    for name in Fixture.allTies.map(\.name) {
       #expect(body.contains(name), "\(name)")
     }
     for text in ["Average rating", "3.4/5", "Not worn in the last 30 days", "Nov 15, 2026"] {
@@ -320,8 +375,8 @@ struct ReportRenderingTests {
     let swatches = try document.nodes(
       forXPath: "//*[contains(concat(' ', @class, ' '), ' swatch ')]"
     ).compactMap { $0 as? XMLElement }
-    #expect(swatches.count == Fixture.sample.ties.count)
-    for (swatch, tie) in zip(swatches, Fixture.sample.ties) {
+    #expect(swatches.count == Fixture.allTies.count)
+    for (swatch, tie) in zip(swatches, Fixture.allTies) {
       let style = swatch.attribute(forName: "style")?.stringValue
       if let color = tie.color {
         #expect(style == "background-color:\(color)")
@@ -371,7 +426,7 @@ struct ReportRenderingTests {
     #expect(HTMLReport.cssColor("red;background:url(x)") == nil)
 
     var report = Fixture.sample
-    report.ties[1].color = "#123\"><script>"
+    report.allTies?.ties[1].color = "#123\"><script>"
     report.suggestion?.reason = "<b>'bold'</b> & \"more\""
     let document = try XMLDocument(
       data: Data(Fixture.render(.html, report).utf8), options: [])
@@ -390,17 +445,24 @@ struct ReportRenderingTests {
       try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any])
     #expect(
       Set(object.keys) == [
-        "asOf", "averageRating", "favoriteCount", "format", "leastWorn", "months", "mostWorn",
-        "neverWorn", "notWornRecently", "ratingDistribution", "staleDays", "suggestion",
-        "tieCount", "ties", "timeZone", "version", "wearsPerMonth",
+        "allTies", "asOf", "averageRating", "favoriteCount", "format", "leastWorn", "limit",
+        "months", "mostWorn", "neverWorn", "notWornRecently", "ratingDistribution", "staleDays",
+        "suggestion", "tieCount", "timeZone", "version", "wearsPerMonth",
       ])
     #expect(object["format"] as? String == "bowties-report")
-    #expect(object["version"] as? Int == 1)
+    #expect(object["version"] as? Int == 2)
+    #expect(object["limit"] as? Int == 10)
     #expect(object["asOf"] as? String == "2026-11-21T08:00:00Z")
     #expect(object["timeZone"] as? String == "Europe/Paris")
     #expect(object["tieCount"] as? Int == 7)
 
-    let ties = try #require(object["ties"] as? [[String: Any]])
+    for key in ["allTies", "leastWorn", "mostWorn", "neverWorn", "notWornRecently"] {
+      let list = try #require(object[key] as? [String: Any], "\(key)")
+      #expect(Set(list.keys) == ["ties", "total"], "\(key)")
+    }
+    let all = try #require(object["allTies"] as? [String: Any])
+    #expect(all["total"] as? Int == 7)
+    let ties = try #require(all["ties"] as? [[String: Any]])
     #expect(ties.count == 7)
     let tieKeys: Set<String> = [
       "color", "daysSinceWorn", "id", "isFavorite", "lastWorn", "name", "rating", "searchKey",
@@ -426,7 +488,7 @@ struct ReportRenderingTests {
     #expect(blue["timesWorn"] as? Int == 15)
     #expect(blue["daysSinceWorn"] as? Int == 6)
     #expect(blue["isFavorite"] as? Bool == true)
-    #expect(ties.map { $0["rating"] as? Double } == Fixture.sample.ties.map(\.rating))
+    #expect(ties.map { $0["rating"] as? Double } == Fixture.allTies.map(\.rating))
     #expect(output.contains("\"rating\" : 3.5,"))
     #expect(object["averageRating"] as? Double == 23.5 / 7)
     #expect(ties[2]["name"] as? String == Fixture.awkwardName)
@@ -447,26 +509,53 @@ struct ReportRenderingTests {
     #expect(output.contains("\"format\" : \"bowties-report\""))
   }
 
+  @Test("json of a shop: totals, the first --limit ties, every tie left out as null")
+  func jsonTotals() throws {
+    let output = Fixture.render(.json, Fixture.shop)
+    let object = try #require(
+      try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any])
+    #expect(object["limit"] as? Int == 2)
+    let all = try #require(object["allTies"] as? [String: Any])
+    #expect(all["ties"] is NSNull && all["total"] as? Int == 1_000_000)
+    let stale = try #require(object["notWornRecently"] as? [String: Any])
+    #expect(stale["total"] as? Int == 899_989)
+    #expect((stale["ties"] as? [[String: Any]])?.map { $0["searchKey"] as? String } == ["V", "Y"])
+    var whole = Fixture.shop
+    whole.limit = nil
+    let wholeObject = try #require(
+      try JSONSerialization.jsonObject(with: Data(Fixture.render(.json, whole).utf8))
+        as? [String: Any])
+    #expect(wholeObject["limit"] is NSNull)
+    // An empty list is still an array, as JSONEncoder writes one.
+    #expect(
+      Fixture.render(.json, Fixture.empty).contains("\"ties\" : [\n\n    ],\n    \"total\" : 0"))
+  }
+
   // MARK: - CSV
 
-  @Test("csv: exact header, a row per tie, RFC 4180 quoting, dot decimals in any locale")
+  @Test("csv: exact header, a row per listed tie, RFC 4180 quoting, dot decimals in any locale")
   func csv() throws {
     let output = Fixture.render(.csv, locale: Locale(identifier: "de_DE"))
     #expect(output == Fixture.render(.csv))
     let rows = parseCSV(output)
     #expect(
       rows.first == [
-        "searchKey", "name", "rating", "timesWorn", "lastWorn", "daysSinceWorn", "isFavorite",
-        "color", "status",
+        "list", "rank", "total", "searchKey", "name", "rating", "timesWorn", "lastWorn",
+        "daysSinceWorn", "isFavorite", "color", "status",
       ])
     #expect(
       output.hasPrefix(
-        "searchKey,name,rating,timesWorn,lastWorn,daysSinceWorn,isFavorite,color,status\n"))
-    #expect(rows.count == Fixture.sample.ties.count + 1)
-    #expect(rows.allSatisfy { $0.count == 9 })
+        "list,rank,total,searchKey,name,rating,timesWorn,lastWorn,daysSinceWorn,isFavorite,color,"
+          + "status\n"))
+    // 6 most worn, 6 least worn, 1 never worn, 4 stale, 7 in all.
+    #expect(rows.count == 1 + 6 + 6 + 1 + 4 + 7)
+    #expect(rows.allSatisfy { $0.count == 12 })
     #expect(!output.contains("\r"))
 
-    let byKey = Dictionary(uniqueKeysWithValues: rows.dropFirst().map { ($0[0], $0) })
+    let all = rows.filter { $0[0] == "all" }
+    #expect(all.map { $0[1] } == (1...7).map(String.init))
+    #expect(all.allSatisfy { $0[2] == "7" })
+    let byKey = Dictionary(uniqueKeysWithValues: all.map { ($0[3], Array($0.dropFirst(3))) })
     #expect(byKey["Y"]?[1] == Fixture.awkwardName)
     #expect(output.contains(#""Café ""Soleil"" <Yellow> & Co, No. 5 | striped""#))
     #expect(
@@ -480,8 +569,29 @@ struct ReportRenderingTests {
     #expect(byKey["B"]?[6] == "true")
     #expect(byKey["V"]?[7] == "")
     #expect(byKey["V"]?[8] == "not-worn-recently")
+    #expect(
+      rows.filter { $0[0] == "not-worn-recently" }.map { [$0[1], $0[2], $0[3]] } == [
+        ["1", "4", "V"], ["2", "4", "Y"], ["3", "4", "O"], ["4", "4", "R"],
+      ])
   }
 
+  // MARK: - Every format
+
+  @Test(
+    "every format shows the same lists: the same ties in the same order, the same totals",
+    arguments: [Fixture.sample, Fixture.shop, Fixture.empty])
+  func sameListsInEveryFormat(report: Report) throws {
+    for list in Report.List.allCases {
+      let expected = ListedTies(
+        total: report.list(list)?.total ?? report.tieCount,
+        keys: report.list(list)?.ties.map(\.searchKey) ?? [])
+      for format in ReportFormat.allCases {
+        let output = Fixture.render(format, report)
+        #expect(
+          try ListedTies(list, in: output, as: format, report) == expected, "\(list) \(format)")
+      }
+    }
+  }
   @Test("the CSV test parser itself handles quotes, commas and line breaks")
   func csvParser() {
     #expect(parseCSV("a,\"b,\"\"c\"\"\nd\",\n") == [["a", "b,\"c\"\nd", ""]])
@@ -502,11 +612,79 @@ struct ReportRenderingTests {
     ]
     for format in ReportFormat.allCases {
       let suffix = try #require(extensions[format])
-      for (name, report) in [("report", Fixture.sample), ("empty-report", Fixture.empty)] {
+      for (name, report) in [
+        ("report", Fixture.sample), ("shop-report", Fixture.shop), ("empty-report", Fixture.empty),
+      ] {
         try Data(Fixture.render(format, report).utf8)
           .write(to: folder.appendingPathComponent("\(name).\(suffix)"))
       }
     }
+  }
+}
+
+/// A list as a rendered report shows it, read back from the document: how many ties the
+/// list holds, and the search keys of those it shows, in order.
+private struct ListedTies: Equatable, CustomStringConvertible {
+  var total: Int
+  var keys: [String]
+
+  var description: String { "\(total): \(keys.joined(separator: " "))" }
+
+  init(total: Int, keys: [String]) {
+    self.total = total
+    self.keys = keys
+  }
+
+  /// Reads `list` from `output`, a whole report in `format`.
+  init(_ list: Report.List, in output: String, as format: ReportFormat, _ report: Report) throws {
+    let title = ReportFormatting(report, locale: ReportFixture.english).title(list)
+    switch format {
+    case .text:
+      // "Title: 899,989 ties; …", then "  KEY  name  …" lines up to a blank line.
+      let lines = output.split(separator: "\n", omittingEmptySubsequences: false)
+      let heading = try #require(lines.firstIndex { $0.hasPrefix(title + ": ") })
+      total = Self.leadingCount(lines[heading].dropFirst(title.count + 2))
+      keys = lines[(heading + 1)...].prefix { $0.hasPrefix("  ") }
+        .map { String($0.dropFirst(2).prefix { $0 != " " }) }
+    case .markdown:
+      // "## Title", its note, then a table whose rows start "| KEY |".
+      let blocks = output.components(separatedBy: "\n\n")
+      let heading = try #require(blocks.firstIndex(of: "## " + title))
+      total = Self.leadingCount(Substring(blocks[heading + 1]))
+      let table = blocks.count > heading + 2 && blocks[heading + 2].hasPrefix("| Key |")
+      keys =
+        !table
+        ? []
+        : blocks[heading + 2].split(separator: "\n").dropFirst(2).map {
+          String($0.dropFirst(2).prefix { $0 != " " })
+        }
+    case .html:
+      let document = try XMLDocument(data: Data(output.utf8), options: [])
+      let section = try #require(
+        try document.nodes(forXPath: "//section[h2 = '\(title)']").first as? XMLElement)
+      let note = try section.nodes(forXPath: "p").first?.stringValue ?? ""
+      total = Self.leadingCount(Substring(note))
+      keys = try section.nodes(forXPath: "table/tbody/tr/td[@class='key']").compactMap(
+        \.stringValue)
+    case .json:
+      let object = try #require(
+        try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any])
+      let name = list == .all ? "allTies" : list.rawValue
+      let entry = try #require(object[name] as? [String: Any])
+      total = try #require(entry["total"] as? Int)
+      keys = (entry["ties"] as? [[String: Any]] ?? []).compactMap { $0["searchKey"] as? String }
+    case .csv:
+      let rows = parseCSV(output).dropFirst().filter { $0[0] == CSVReport.name(list) }
+      #expect(rows.map { $0[1] } == rows.indices.map { String($0 - rows.startIndex + 1) })
+      // A list without a row gives its total nowhere else: none, or not listed at all.
+      total = rows.first.flatMap { Int($0[2]) } ?? report.list(list)?.total ?? report.tieCount
+      keys = rows.map { $0[3] }
+    }
+  }
+
+  /// The number a note starts with ("899,989 ties; …"), or 0 for "none".
+  private static func leadingCount(_ text: Substring) -> Int {
+    Int(text.prefix { $0.isNumber || $0 == "," }.filter(\.isNumber)) ?? 0
   }
 }
 

@@ -121,6 +121,54 @@ struct StoreTests {
     #expect(try store.allTies() == before)
   }
 
+  @Test("a large seed into an empty store builds its indexes at the end: the same schema")
+  func bulkSeedIndexes() throws {
+    func schema(_ store: BowTieStore) throws -> [String] {
+      try store.read { db in
+        try String.fetchAll(
+          db,
+          sql:
+            "SELECT type || ' ' || name || ' ' || coalesce(sql, '') FROM sqlite_master ORDER BY name"
+        )
+      }
+    }
+    let fresh = try schema(try makeInMemoryStore())
+    let count = BowTieStore.bulkSeedSize
+    let many = (0..<count).map { index in
+      SeedEntry(
+        index: index,
+        tie: BowTie(
+          name: "Bulk \(index)", searchKey: "K\(index)", timesWorn: 2,
+          lastWorn: Date(timeIntervalSince1970: 1_700_000_000 + Double(index))),
+        hasExplicitID: true)
+    }
+    // One entry too bad to store, found only when its row is written: all or nothing.
+    var bad = many
+    bad[count - 1].tie.name = " "
+    let failed = try makeInMemoryStore()
+    #expect(throws: BowTieError.self) { try failed.seed(bad) }
+    #expect(try schema(failed) == fresh && failed.count() == 0)
+    #expect(try failed.seedPlan(many).count == count)
+    #expect(try schema(failed) == fresh && failed.count() == 0)
+
+    let store = try makeInMemoryStore()
+    try store.seed(many)
+    #expect(try schema(store) == fresh)
+    #expect(try store.history(of: "K7").map(\.event.wornAt) == [many[7].tie.lastWorn])
+    // The indexes hold every row: a look-up through each finds it.
+    let found = try store.read { db in
+      try Int.fetchOne(
+        db,
+        sql: """
+          SELECT (SELECT count(*) FROM bowTie INDEXED BY bowTie_canonicalName
+                  WHERE canonicalName >= '')
+            + (SELECT count(*) FROM wearEvent INDEXED BY wearEvent_wornAt WHERE wornAt >= '')
+            + (SELECT count(*) FROM wearEvent INDEXED BY wearEvent_tieId_wornAt WHERE tieId >= '')
+          """)
+    }
+    #expect(found == 3 * count)
+  }
+
   @Test("look-ups by key, id, name and unique prefix")
   func lookUps() throws {
     let store = try makeInMemoryStore()
@@ -370,7 +418,7 @@ struct StoreTests {
     }
     #expect(archive == Data([0x62, 0x70, 0x6c, 0x69, 0x73, 0x74, 0x30, 0x30, 0xff]))
     try raw.write { db in
-      try db.execute(sql: "UPDATE bowTie SET id = 'not-a-uuid' WHERE searchKey = 'Y'")
+      try db.execute(sql: "UPDATE bowTie SET id = 'not-a-uuid' WHERE searchKey = 'I'")
     }
     #expect {
       try store.allTies()

@@ -13,20 +13,27 @@ struct HistoryCommandTests {
     let all = try bowtie("history")
     #expect(all.status == 0 && all.stderr.isEmpty)
     // ICU puts a narrow no-break space (U+202F) before AM.
+    // With the sample ties' last wears, which seeding recorded.
     #expect(
       all.stdout == """
         Nov 20, 2026 at 9:00\u{202F}AM  R  Red Bow Tie
+        Nov 15, 2026 at 9:00\u{202F}AM  B  Blue Bow Tie
         Nov 10, 2026 at 9:00\u{202F}AM  B  Blue Bow Tie
+        Nov 1, 2026 at 6:45\u{202F}PM  G  Green Bow Tie
         Nov 1, 2026 at 9:00\u{202F}AM  R  Red Bow Tie
+        Oct 14, 2026 at 7:30\u{202F}PM  R  Red Bow Tie
+        Sep 2, 2026 at 8:15\u{202F}AM  O  Orange Bow Tie
+        Jun 21, 2026 at 12:00\u{202F}PM  Y  Yellow Bow Tie
+        Dec 24, 2025 at 8:00\u{202F}PM  V  Violet Bow Tie
 
         """)
-    #expect(try bowtie("history", "red").stdout.split(separator: "\n").count == 2)
+    #expect(try bowtie("history", "red").stdout.split(separator: "\n").count == 3)
     let range = try bowtie("history", "--since", "2026-11-05", "--until", "2026-11-10", "--json")
     let events = try JSONSerialization.jsonObject(with: Data(range.stdout.utf8)) as? [[String: Any]]
     #expect(events?.count == 1)
     #expect(events?.first?["searchKey"] as? String == "B")
     #expect(events?.first?["wornAt"] as? String == "2026-11-10T09:00:00Z")
-    #expect(try bowtie("history", "--since", "-3650d").stdout.split(separator: "\n").count == 3)
+    #expect(try bowtie("history", "--since", "-3650d").stdout.split(separator: "\n").count == 9)
     let bad = try bowtie("history", "--since", "last week")
     #expect(bad.status == 65 && bad.stderr.contains("'last week' is not a date"))
   }
@@ -46,7 +53,7 @@ struct HistoryCommandTests {
     let nothing = try bowtie("undo")
     #expect(nothing.status == 0 && nothing.stdout == "nothing to undo\n")
     #expect(try bowtie("undo", "--json").stdout == "{\n  \"undone\" : null\n}\n")
-    #expect(try bowtie.sqlite("SELECT count(*) FROM wearEvent") == "0\n")
+    #expect(try bowtie.sqlite("SELECT count(*) FROM wearEvent") == "6\n", "the seeded ones")
   }
 
   @Test("list filters and sorts from the command line")
@@ -99,6 +106,112 @@ struct HistoryCommandTests {
   }
 }
 
+@Suite("history, list and report of more ties than they hold at once")
+struct LargeStoreCommandTests {
+  /// 2,500 ties, each worn on a day of its own before 2026-11-21, names of many lengths.
+  private func largeStore() throws -> Bowtie {
+    let bowtie = Bowtie()
+    let start = Date(timeIntervalSince1970: 1_795_248_000)  // 2026-11-21T08:00:00Z
+    let dates = ISO8601DateFormatter()
+    let ties = (0..<2_500).map { index -> [String: Any] in
+      let name: String = "Tie " + String(repeating: "x", count: index % 23) + " \(index)"
+      let worn: Date = start.addingTimeInterval(-Double(index + 1) * 3_600 * 7)
+      return [
+        "name": name, "searchKey": "K\(index)", "rating": Double(index % 11) / 2,
+        "timesWorn": index % 4 + 1, "isFavorite": index % 3 == 0,
+        "lastWorn": dates.string(from: worn),
+      ]
+    }
+    let json = try JSONSerialization.data(withJSONObject: ties)
+    let seeded = try bowtie("seed", "-", stdin: json)
+    #expect(seeded.status == 0, "\(seeded.stderr)")
+    return bowtie
+  }
+
+  @Test("history --json streams every wear, newest first, across its batches")
+  func history() throws {
+    let bowtie = try largeStore()
+    defer { bowtie.remove() }
+    let output = try bowtie("history", "--json")
+    #expect(output.status == 0 && output.stderr.isEmpty)
+    let wears = try #require(
+      try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [[String: Any]])
+    #expect(wears.count == 2_500)
+    let keys = wears.compactMap { $0["searchKey"] as? String }
+    #expect(keys == (0..<2_500).map { "K\($0)" })
+    #expect(try bowtie("history").stdout.split(separator: "\n").count == 2_500)
+  }
+
+  @Test("list lines up its columns for every tie, read twice rather than held")
+  func list() throws {
+    let bowtie = try largeStore()
+    defer { bowtie.remove() }
+    let lines = try bowtie("list").stdout.split(separator: "\n")
+    #expect(lines.count == 2_500)
+    let longest = "Tie " + String(repeating: "x", count: 22) + " 2499"
+    // Key, two spaces, the name padded to the longest, two spaces: then the rating.
+    let ratingColumn = "K2499".count + 2 + longest.count + 2
+    let aligned = lines.filter { line in
+      let rating: Substring = line.dropFirst(ratingColumn)
+      return line.dropFirst(ratingColumn - 2).hasPrefix("  ") && rating.first?.isNumber == true
+    }
+    #expect(aligned.count == lines.count)
+  }
+
+  @Test("export writes every tie as it reads them; seeded again, the same bytes")
+  func export() throws {
+    let bowtie = try largeStore()
+    defer { bowtie.remove() }
+    let copy = bowtie.folder.appendingPathComponent("copy.sqlite").path
+    for (format, file) in [("json", "ties.json"), ("plist", "ties.plist"), ("csv", "ties.csv")] {
+      let exported = try bowtie("export", "--format", format, "--output", file)
+      #expect(exported.status == 0 && exported.stderr.isEmpty, "\(format)")
+      let text = try String(
+        contentsOf: bowtie.folder.appendingPathComponent(file), encoding: .utf8)
+      #expect(text.contains("K2499"), "\(format)")
+      guard format != "csv" else {
+        #expect(text.split(separator: "\n").count == 2_501)
+        continue
+      }
+      try? FileManager.default.removeItem(atPath: copy)
+      let seeded = try bowtie.run(Bowtie.binary.path, ["seed", file, "--store", copy])
+      #expect(seeded.stdout == "added 2500, replaced 0, skipped 0\n", "\(format)")
+      let again = try bowtie.run(
+        Bowtie.binary.path, ["export", "--format", format, "--store", copy])
+      #expect(again.stdout == text, "\(format)")
+    }
+  }
+
+  @Test("the report stays a summary; --all streams every list whole")
+  func report() throws {
+    let bowtie = try largeStore()
+    defer { bowtie.remove() }
+    let summary = try bowtie("report", "--format", "json", "--as-of", "2026-11-21")
+    let object = try #require(
+      try JSONSerialization.jsonObject(with: Data(summary.stdout.utf8)) as? [String: Any])
+    let all = try #require(object["allTies"] as? [String: Any])
+    #expect(all["ties"] is NSNull && all["total"] as? Int == 2_500)
+    let stale = try #require(object["notWornRecently"] as? [String: Any])
+    let staleTotal = try #require(stale["total"] as? Int)
+    #expect((stale["ties"] as? [Any])?.count == 10 && staleTotal > 1_000)
+
+    let whole = try bowtie("report", "--format", "json", "--as-of", "2026-11-21", "--all")
+    let wholeObject = try #require(
+      try JSONSerialization.jsonObject(with: Data(whole.stdout.utf8)) as? [String: Any])
+    for (key, total) in [("allTies", 2_500), ("mostWorn", 2_500), ("notWornRecently", staleTotal)] {
+      let list = try #require(wholeObject[key] as? [String: Any])
+      #expect((list["ties"] as? [Any])?.count == total && list["total"] as? Int == total, "\(key)")
+    }
+    let text = try bowtie("report", "--as-of", "2026-11-21", "--all").stdout
+    let staleLines = text.components(separatedBy: "longest unworn first\n")[1]
+      .split(separator: "\n").prefix { $0.hasPrefix("  ") }
+    #expect(staleLines.count == staleTotal)
+    let dayEnds = Set(
+      staleLines.compactMap { $0.range(of: " day")?.lowerBound.utf16Offset(in: $0) })
+    #expect(dayEnds.count == 1, "the days column lines up")
+  }
+}
+
 @Suite("report")
 struct ReportCommandTests {
   private func seededWithWears() throws -> Bowtie {
@@ -136,8 +249,10 @@ struct ReportCommandTests {
       "Suggestion: Indigo Bow Tie (I)",
       "Most worn", "Blue Bow Tie", "Least worn", "Violet Bow Tie", "Never worn",
       "Not worn in the last 60 days", "Wears per month (last 3 months)",
-      "Oct 2026  ████████████████████ 1", "Nov 2026  ████████████████████████████████████████ 2",
-      "Rating distribution",
+      // The seeded last wears (O in September, R in October, G and B in November) and
+      // the three above.
+      "Sep 2026  ██████████ 1", "Oct 2026  ████████████████████ 2",
+      "Nov 2026  ████████████████████████████████████████ 4", "Rating distribution",
     ] {
       #expect(text.contains(needle), "missing \(needle)")
     }
@@ -150,15 +265,48 @@ struct ReportCommandTests {
     let json = try bowtie("report", "--format", "json", "--as-of", "2026-11-21").stdout
     let object = try #require(
       try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
-    #expect(object["format"] as? String == "bowties-report" && object["version"] as? Int == 1)
-    #expect(object["tieCount"] as? Int == 7)
+    #expect(object["format"] as? String == "bowties-report" && object["version"] as? Int == 2)
+    #expect(object["tieCount"] as? Int == 7 && object["limit"] as? Int == 10)
     #expect((object["wearsPerMonth"] as? [[String: Any]])?.count == 12)
+    #expect((object["allTies"] as? [String: Any])?["total"] as? Int == 7)
     let csv = try bowtie("report", "--format", "csv", "--as-of", "2026-11-21").stdout
     let rows = csv.split(separator: "\n")
+    let header =
+      "list,rank,total,searchKey,name,rating,timesWorn,lastWorn,daysSinceWorn,isFavorite,color,"
+      + "status"
+    #expect(rows.first.map(String.init) == header)
+    #expect(rows.filter { $0.hasPrefix("all,") }.count == 7)
+    #expect(rows.filter { $0.hasPrefix("most-worn,") }.count == 6)
+  }
+
+  @Test("--limit bounds every list but the totals; --all shows them whole, in every format")
+  func limits() throws {
+    let bowtie = try seededWithWears()
+    defer { bowtie.remove() }
+    let two = try bowtie("report", "--as-of", "2026-11-21", "--limit", "2")
+    #expect(two.status == 0 && two.stderr.isEmpty)
     #expect(
-      rows.first == "searchKey,name,rating,timesWorn,lastWorn,daysSinceWorn,isFavorite,color,status"
-    )
-    #expect(rows.count == 8)
+      two.stdout.contains(
+        "\nMost worn: 6 worn ties; the 2 worn most\n"
+          + "  B  Blue Bow Tie  worn 15×, last Nov 15, 2026\n"
+          + "  R  Red Bow Tie   worn 12×, last Nov 3, 2026\n\n"))
+    #expect(two.stdout.contains("\nNot worn in the last 30 days: 3 ties; the 2 longest unworn\n"))
+    #expect(two.stdout.contains("\nAll ties: 7 ties\n"), "a small store lists every tie")
+    for format in ["text", "markdown", "html", "json", "csv"] {
+      let all = try bowtie("report", "--format", format, "--as-of", "2026-11-21", "--all")
+      let long = try bowtie("report", "--format", format, "--as-of", "2026-11-21", "--limit", "99")
+      #expect(all.status == 0 && all.stderr.isEmpty)
+      // The same document, but for the limit JSON names.
+      #expect(
+        all.stdout
+          == long.stdout.replacingOccurrences(of: "\"limit\" : 99,", with: "\"limit\" : null,"),
+        "\(format)")
+    }
+    for bad in [["--limit", "0"], ["--limit", "-1"], ["--limit", "2", "--all"]] {
+      let refused = try bowtie.run(
+        Bowtie.binary.path, ["report", "--store", bowtie.store] + bad)
+      #expect(refused.status == 64 && refused.stderr.split(separator: "\n").count == 1, "\(bad)")
+    }
   }
 
   @Test("--output writes the whole file or nothing; a failure is one line on stderr")

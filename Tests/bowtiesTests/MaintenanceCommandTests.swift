@@ -146,14 +146,14 @@ struct MaintenanceCommandTests {
     for process in wears { process.waitUntilExit() }
     #expect(backup.status == 0, "\(backup)")
     #expect(wears.allSatisfy { $0.terminationStatus == 0 })
-    #expect(try bowtie.sqlite("SELECT count(*) FROM wearEvent") == "100\n")
+    #expect(try bowtie.sqlite("SELECT count(*) FROM wearEvent") == "\(100 + 6)\n", "and 6 seeded")
 
     // The copy is a store in its own right, and sound.
     let copyCheck = try bowtie("doctor", "--store", backupPath, withStore: false)
     #expect(copyCheck.status == 0, "\(copyCheck)")
     let copied = try bowtie.run("/usr/bin/sqlite3", [backupPath, "SELECT count(*) FROM wearEvent"])
     let copiedWears = Int(copied.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
-    #expect((0...100).contains(copiedWears))
+    #expect((6...106).contains(copiedWears))
 
     // Restored over the live store: the backup's inventory, healthy, photo included.
     let restored = try bowtie("restore", backupPath, "--yes")

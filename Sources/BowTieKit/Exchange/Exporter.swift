@@ -46,37 +46,146 @@ public struct Exporter: Sendable {
 
   /// Renders `items`; `toFolder` names photos as files instead of embedding them.
   public func export(_ items: [Item], toFolder: Bool) throws(BowTieError) -> Output {
-    let imageNames = toFolder ? Self.imageNames(items.map(\.tie)) : [:]
+    var writer = Writer(exporter: self, toFolder: toFolder)
+    var document = writer.start()
     var images: [String: Data] = [:]
     for item in items {
-      if let name = imageNames[item.tie.id], let photo = item.photo { images[name] = photo }
+      let piece = try writer.add(item)
+      document += piece.document
+      if let image = piece.image { images[image.name] = image.data }
     }
-    switch format {
-    case .csv:
-      return Output(document: Data(csv(items).utf8), images: [:])
-    case .plist, .json:
-      let entries = items.map { entry(for: $0, imageName: imageNames[$0.tie.id]) }
+    document += try writer.finish()
+    return Output(document: document, images: images)
+  }
+
+  /// What a streamed export wrote.
+  public struct Summary: Sendable {
+    public var ties = 0
+    public var photoFiles = 0
+
+    public init() {}
+  }
+
+  /// Writes the export of every tie in `store` to `output`, one tie at a time from one
+  /// reading of the store, so its size costs time rather than memory; with `toFolder`,
+  /// each photo goes to `image` (its file name, its bytes) as its tie comes. `warn` is
+  /// told of each tie whose color cannot be read (exported without one).
+  ///
+  /// A binary plist is the exception: its offset table, written last, covers every
+  /// object, and the width of each reference depends on how many there are, so it is
+  /// put together whole before it is written.
+  public func write(
+    from store: BowTieStore, toFolder: Bool, to output: inout DescriptorOutputStream,
+    image: (_ name: String, _ data: Data) throws(BowTieError) -> Void,
+    warn: (BowTie) -> Void
+  ) throws(BowTieError) -> Summary {
+    var writer = Writer(exporter: self, toFolder: toFolder)
+    var summary = Summary()
+    output.write(bytes: writer.start())
+    try store.forEachExportItem { item throws(BowTieError) in
+      if item.tie.colorIssue != nil { warn(item.tie) }
+      let piece = try writer.add(item)
+      output.write(bytes: piece.document)
+      if let file = piece.image {
+        try image(file.name, file.data)
+        summary.photoFiles += 1
+      }
+      summary.ties += 1
+    }
+    output.write(bytes: try writer.finish())
+    return summary
+  }
+
+  /// An export put together a tie at a time: the document's bytes as they are ready, and
+  /// each photo that becomes a file. The same ties give the same bytes, whether they are
+  /// added at once or as they are read.
+  struct Writer {
+    let exporter: Exporter
+    let toFolder: Bool
+    /// File names given so far, lowercased: a name is never given twice, whatever the
+    /// file system's idea of case.
+    private var usedNames: Set<String> = []
+    /// JSON entries waiting to be encoded a thousand at a time.
+    private var pending: [Entry] = []
+    /// A binary plist's entries, all of them.
+    private var values: [PropertyListValue] = []
+    private var started = false
+
+    init(exporter: Exporter, toFolder: Bool) {
+      self.exporter = exporter
+      self.toFolder = toFolder
+    }
+
+    /// The document's opening.
+    mutating func start() -> Data {
+      switch (exporter.format, exporter.binaryPlist) {
+      case (.csv, _): Data((Exporter.csvHeader.joined(separator: ",") + "\n").utf8)
+      case (.plist, false): Data(XMLPropertyListWriter.header.utf8)
+      default: Data()
+      }
+    }
+
+    /// Adds one tie: what of the document is ready, and its photo as a file.
+    mutating func add(_ item: Item) throws(BowTieError) -> (
+      document: Data, image: (name: String, data: Data)?
+    ) {
+      let name = toFolder ? Exporter.imageName(for: item.tie, used: &usedNames) : nil
+      let image = name.flatMap { name in item.photo.map { (name: name, data: $0) } }
+      var document = Data()
+      switch (exporter.format, exporter.binaryPlist) {
+      case (.csv, _):
+        document = Data((Exporter.csvRow(item) + "\n").utf8)
+      case (.plist, true):
+        values.append(exporter.entry(for: item, imageName: name).propertyListValue)
+      case (.plist, false):
+        let value = exporter.entry(for: item, imageName: name).propertyListValue
+        document = Data(
+          ((started ? "" : "<array>\n") + XMLPropertyListWriter.text(of: value, indent: "\t"))
+            .utf8)
+      case (.json, _):
+        pending.append(exporter.entry(for: item, imageName: name))
+        if pending.count == 1_000 { document = try encodePending() }
+      }
+      started = true
+      return (document, image)
+    }
+
+    /// The rest of the document.
+    mutating func finish() throws(BowTieError) -> Data {
+      switch (exporter.format, exporter.binaryPlist) {
+      case (.csv, _):
+        return Data()
+      case (.plist, true):
+        // Foundation's binary writer lays dictionaries out in hash order, which changes
+        // from run to run; ours sorts keys, so the same store gives the same bytes.
+        var writer = BinaryPropertyListWriter()
+        return Data(writer.write(.array(values)))
+      case (.plist, false):
+        return Data(((started ? "</array>\n" : "<array/>\n") + XMLPropertyListWriter.footer).utf8)
+      case (.json, _):
+        let rest = try encodePending()
+        // Without an entry the bracket is still to open: "[\n\n]", as JSONEncoder prints [].
+        return rest + Data(((started ? "" : "[\n") + "\n]\n").utf8)
+      }
+    }
+
+    /// The waiting JSON entries as the whole array's encoder writes them in place:
+    /// "[\n  {…},\n  {…}" for the first, ",\n  {…}" after.
+    private mutating func encodePending() throws(BowTieError) -> Data {
+      guard !pending.isEmpty else { return Data() }
+      let opening = Data((encodedAny ? ",\n" : "[\n").utf8)
+      let array: Data
       do {
-        let document: Data
-        switch (format, binaryPlist) {
-        case (.json, _):
-          document = try TieJSON.makeEncoder().encode(entries) + Data("\n".utf8)
-        case (_, true):
-          // Foundation's binary writer lays dictionaries out in hash order, which changes
-          // from run to run; ours sorts keys, so the same store gives the same bytes.
-          var writer = BinaryPropertyListWriter()
-          document = Data(writer.write(.array(entries.map(\.propertyListValue))))
-        default:
-          // Our writer: PropertyListSerialization's refuses Swift values in a
-          // --static-swift-stdlib build ("objects of type 'Not A Type'"), and
-          // PropertyListEncoder writes dates before 1582 in the Julian calendar.
-          document = XMLPropertyListWriter.write(.array(entries.map(\.propertyListValue)))
-        }
-        return Output(document: document, images: images)
+        array = try TieJSON.makeEncoder().encode(pending)
       } catch {
         throw .outputUnwritable(path: "export", reason: error.reason)
       }
+      encodedAny = true
+      pending.removeAll(keepingCapacity: true)
+      return opening + array.dropFirst(2).dropLast(2)
     }
+
+    private var encodedAny = false
   }
 
   private func entry(for item: Item, imageName: String?) -> Entry {
@@ -137,39 +246,32 @@ public struct Exporter: Sendable {
     }
   }
 
-  private func csv(_ items: [Item]) -> String {
-    let header = [
-      "id", "searchKey", "name", "rating", "timesWorn", "lastWorn", "isFavorite", "url", "price",
-      "color", "photoBytes",
+  static let csvHeader = [
+    "id", "searchKey", "name", "rating", "timesWorn", "lastWorn", "isFavorite", "url", "price",
+    "color", "photoBytes",
+  ]
+
+  /// One tie's CSV row, without its line break.
+  static func csvRow(_ item: Item) -> String {
+    let tie = item.tie
+    let fields = [
+      tie.id.uuidString, tie.searchKey, tie.name, BowTie.formatRating(tie.rating),
+      String(tie.timesWorn), tie.lastWorn.map(ISO8601.formatUTC) ?? "",
+      tie.isFavorite ? "true" : "false", tie.url?.absoluteString ?? "",
+      tie.price.map(BowTie.priceText) ?? "", tie.tintColor?.hex ?? "",
+      String(item.photo?.count ?? 0),
     ]
-    var lines = [header.joined(separator: ",")]
-    for item in items {
-      let tie = item.tie
-      let fields = [
-        tie.id.uuidString, tie.searchKey, tie.name, BowTie.formatRating(tie.rating),
-        String(tie.timesWorn), tie.lastWorn.map(ISO8601.formatUTC) ?? "",
-        tie.isFavorite ? "true" : "false", tie.url?.absoluteString ?? "",
-        tie.price.map(BowTie.priceText) ?? "", tie.tintColor?.hex ?? "",
-        String(item.photo?.count ?? 0),
-      ]
-      lines.append(fields.map(CSVReport.field).joined(separator: ","))
-    }
-    return lines.joined(separator: "\n") + "\n"
+    return fields.map(CSVReport.field).joined(separator: ",")
   }
 
-  /// `R.png` (or `R.jpg` for a JPEG) from the search key when it makes a safe, unique file
-  /// name; else the id.
-  static func imageNames(_ ties: [BowTie]) -> [UUID: String] {
-    var names: [UUID: String] = [:]
-    var used: Set<String> = []
-    for tie in ties {
-      let ext = tie.photoDescription?.format.fileExtension ?? PhotoFormat.png.fileExtension
-      var name = "\(photoFileStem(tie)).\(ext)"
-      if used.contains(name.lowercased()) { name = "\(tie.id.uuidString).\(ext)" }
-      used.insert(name.lowercased())
-      names[tie.id] = name
-    }
-    return names
+  /// `R.png` (or `R.jpg` for a JPEG) from the search key when it makes a safe file name
+  /// not given yet (in `used`, lowercased); else the id's.
+  static func imageName(for tie: BowTie, used: inout Set<String>) -> String {
+    let ext = tie.photoDescription?.format.fileExtension ?? PhotoFormat.png.fileExtension
+    var name = "\(photoFileStem(tie)).\(ext)"
+    if used.contains(name.lowercased()) { name = "\(tie.id.uuidString).\(ext)" }
+    used.insert(name.lowercased())
+    return name
   }
 }
 
@@ -188,9 +290,24 @@ extension BowTieStore {
   /// Every tie with its photo's bytes, in the app's order, for an export.
   public func exportItems() throws(BowTieError) -> [Exporter.Item] {
     var items: [Exporter.Item] = []
-    for tie in try allTies() {
-      items.append(Exporter.Item(tie: tie, photo: try photoData(of: tie)))
-    }
+    try forEachExportItem { items.append($0) }
     return items
+  }
+
+  /// Calls `body` with each tie and its photo's bytes, in the app's order, one row at a
+  /// time from a single read.
+  func forEachExportItem(_ body: (Exporter.Item) throws(BowTieError) -> Void)
+    throws(BowTieError)
+  {
+    try read { db in
+      let ties = try BowTie.all().orderedLikeTheApp().fetchCursor(db)
+      while let tie = try ties.next() {
+        // The row brought an inline photo's bytes; an external one is read from its file.
+        let photo = try tie.externalPhotoName.map { name throws(BowTieError) in
+          try photos.read(name, expectedSize: tie.storedPhotoByteCount, tie: tie.name)
+        }
+        try body(Exporter.Item(tie: tie, photo: photo ?? tie.photoData))
+      }
+    }
   }
 }

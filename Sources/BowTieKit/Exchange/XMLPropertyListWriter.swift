@@ -10,15 +10,29 @@ import Foundation
 /// off from its export.
 enum XMLPropertyListWriter {
   static func write(_ value: PropertyListValue) -> Data {
-    var text = """
-      <?xml version="1.0" encoding="UTF-8"?>
-      <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
-      <plist version="1.0">
-
-      """
+    var text = header
     append(value, indent: "", to: &text)
-    text += "</plist>\n"
+    text += footer
     return Data(text.utf8)
+  }
+
+  /// What comes before the top-level value.
+  static let header = """
+    <?xml version="1.0" encoding="UTF-8"?>
+    <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+    <plist version="1.0">
+
+    """
+
+  /// What comes after the top-level value.
+  static let footer = "</plist>\n"
+
+  /// One value, each line indented by `indent`: an element of a top-level array is written
+  /// with one tab, between `<array>` and `</array>` lines, as ``write(_:)`` writes it.
+  static func text(of value: PropertyListValue, indent: String) -> String {
+    var text = ""
+    append(value, indent: indent, to: &text)
+    return text
   }
 
   private static func append(_ value: PropertyListValue, indent: String, to text: inout String) {

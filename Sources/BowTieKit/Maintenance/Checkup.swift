@@ -156,105 +156,106 @@ extension BowTieStore {
   }
 
   /// Every row decoded and validated as the model would, and its derived columns and
-  /// wear count compared with what bowties would have written.
+  /// wear count compared with what bowties would have written, the rows read one at a time.
   private func checkRows(_ checkup: inout Checkup, repairing: Bool) throws(BowTieError) {
-    let rows = try read { db in
-      try Row.fetchAll(
+    var fixes: [(id: String, key: String, name: String, wearsBeforeHistory: Int32)] = []
+    var photoFixes: [String] = []
+    var photoNamesToClear: [String] = []
+    try read { db in
+      let rows = try Row.fetchCursor(
         db,
         sql: """
           SELECT bowTie.*, (SELECT count(*) FROM wearEvent WHERE tieId = bowTie.id) AS events
           FROM bowTie ORDER BY canonicalName, canonicalKey
           """)
-    }
-    var fixes: [(id: String, key: String, name: String, wearsBeforeHistory: Int32)] = []
-    var photoFixes: [String] = []
-    var photoNamesToClear: [String] = []
-    checkup.tiesChecked = rows.count
-    for row in rows {
-      let id: String = (try? row.decode(String.self, forColumn: "id")) ?? "?"
-      let tie: BowTie
-      do {
-        tie = try BowTie(row: row)
-      } catch {
-        let reason =
-          if case .storeUnreadable(_, let reason)? = error as? BowTieError { reason } else {
-            "\(error)"
-          }
-        checkup.report(.invalidRow, "row \(id)", "cannot be read: \(reason)")
-        continue
-      }
-      let subject = "\(tie.name) (\(tie.searchKey))"
-      if let issue = tie.colorIssue {
-        checkup.report(
-          .color, subject,
-          "the stored color cannot be decoded (\(issue)); set one with edit --color")
-      }
-      if let failure = tie.validationFailure {
-        checkup.report(.invalidRow, subject, "\(failure.attribute) \(failure.reason)")
-      }
-      var needsFix = false
-      let key = BowTie.canonicalKey(tie.searchKey)
-      // Byte for byte, as SQLite looks them up: Swift's == takes "가" as jamo and as one
-      // precomposed scalar to be equal, so it missed columns written before they were NFC.
-      let sameBytes = { (stored: String?, expected: String) in
-        stored.map { $0.utf8.elementsEqual(expected.utf8) } ?? false
-      }
-      if !sameBytes(row["canonicalKey"], key) || !sameBytes(row["canonicalName"], tie.canonicalName)
-      {
-        checkup.report(
-          .invalidRow, subject, "its search columns do not match its name and key",
-          repaired: repairing)
-        needsFix = true
-      }
-      let events: Int32 = row["events"]
-      var wearsBeforeHistory = tie.wearsBeforeHistory ?? 0
-      if wearsBeforeHistory + events != tie.timesWorn {
-        let fixable = tie.timesWorn >= events
-        checkup.report(
-          .invalidRow, subject,
-          "timesWorn \(tie.timesWorn) is not the \(wearsBeforeHistory) earlier wears plus the \(events) recorded"
-            + (fixable ? "" : " (fewer than the recorded wears: fix with edit --times-worn)"),
-          repaired: repairing && fixable)
-        if fixable {
-          wearsBeforeHistory = tie.timesWorn - events
+      while let row = try rows.next() {
+        checkup.tiesChecked += 1
+        let id: String = (try? row.decode(String.self, forColumn: "id")) ?? "?"
+        let tie: BowTie
+        do {
+          tie = try BowTie(row: row)
+        } catch {
+          let reason =
+            if case .storeUnreadable(_, let reason)? = error as? BowTieError { reason } else {
+              "\(error)"
+            }
+          checkup.report(.invalidRow, "row \(id)", "cannot be read: \(reason)")
+          continue
+        }
+        let subject = "\(tie.name) (\(tie.searchKey))"
+        if let issue = tie.colorIssue {
+          checkup.report(
+            .color, subject,
+            "the stored color cannot be decoded (\(issue)); set one with edit --color")
+        }
+        if let failure = tie.validationFailure {
+          checkup.report(.invalidRow, subject, "\(failure.attribute) \(failure.reason)")
+        }
+        var needsFix = false
+        let key = BowTie.canonicalKey(tie.searchKey)
+        // Byte for byte, as SQLite looks them up: Swift's == takes "가" as jamo and as one
+        // precomposed scalar to be equal, so it missed columns written before they were NFC.
+        let sameBytes = { (stored: String?, expected: String) in
+          stored.map { $0.utf8.elementsEqual(expected.utf8) } ?? false
+        }
+        if !sameBytes(row["canonicalKey"], key)
+          || !sameBytes(row["canonicalName"], tie.canonicalName)
+        {
+          checkup.report(
+            .invalidRow, subject, "its search columns do not match its name and key",
+            repaired: repairing)
           needsFix = true
         }
-      }
-      var photo = tie.photoData
-      if let name = tie.externalPhotoName, !PhotoStorage.isFileName(name) {
-        checkup.report(
-          .photoFileName, subject,
-          "its photo file name '\(name)' is not a photo file name (64 lowercase hexadecimal "
-            + "digits); --repair clears it, and the tie keeps no photo",
-          repaired: repairing)
-        photoNamesToClear.append(id)
-      } else if let name = tie.externalPhotoName {
-        do {
-          photo = try photos.read(name, expectedSize: tie.storedPhotoByteCount, tie: tie.name)
-        } catch {
-          checkup.report(
-            .photo, subject,
-            "\(error.localizedDescription); replace it with edit --photo or --no-photo")
-        }
-      }
-      // What the row says of its photo, against the photo's own header.
-      if let photo {
-        let actual = PhotoDescription(of: photo)
-        if actual == nil {
-          checkup.report(
-            .photo, subject,
-            "its photo is not a readable PNG or JPEG image; replace it with edit --photo or --no-photo"
-          )
-        }
-        if actual != tie.photoDescription {
+        let events: Int32 = row["events"]
+        var wearsBeforeHistory = tie.wearsBeforeHistory ?? 0
+        if wearsBeforeHistory + events != tie.timesWorn {
+          let fixable = tie.timesWorn >= events
           checkup.report(
             .invalidRow, subject,
-            "its photo columns (\(Self.text(tie.photoDescription))) do not match its photo (\(Self.text(actual)))",
-            repaired: repairing)
-          photoFixes.append(id)
+            "timesWorn \(tie.timesWorn) is not the \(wearsBeforeHistory) earlier wears plus the \(events) recorded"
+              + (fixable ? "" : " (fewer than the recorded wears: fix with edit --times-worn)"),
+            repaired: repairing && fixable)
+          if fixable {
+            wearsBeforeHistory = tie.timesWorn - events
+            needsFix = true
+          }
         }
+        var photo = tie.photoData
+        if let name = tie.externalPhotoName, !PhotoStorage.isFileName(name) {
+          checkup.report(
+            .photoFileName, subject,
+            "its photo file name '\(name)' is not a photo file name (64 lowercase hexadecimal "
+              + "digits); --repair clears it, and the tie keeps no photo",
+            repaired: repairing)
+          photoNamesToClear.append(id)
+        } else if let name = tie.externalPhotoName {
+          do {
+            photo = try photos.read(name, expectedSize: tie.storedPhotoByteCount, tie: tie.name)
+          } catch {
+            checkup.report(
+              .photo, subject,
+              "\(error.localizedDescription); replace it with edit --photo or --no-photo")
+          }
+        }
+        // What the row says of its photo, against the photo's own header.
+        if let photo {
+          let actual = PhotoDescription(of: photo)
+          if actual == nil {
+            checkup.report(
+              .photo, subject,
+              "its photo is not a readable PNG or JPEG image; replace it with edit --photo or --no-photo"
+            )
+          }
+          if actual != tie.photoDescription {
+            checkup.report(
+              .invalidRow, subject,
+              "its photo columns (\(Self.text(tie.photoDescription))) do not match its photo (\(Self.text(actual)))",
+              repaired: repairing)
+            photoFixes.append(id)
+          }
+        }
+        if needsFix { fixes.append((id, key, tie.canonicalName, wearsBeforeHistory)) }
       }
-      if needsFix { fixes.append((id, key, tie.canonicalName, wearsBeforeHistory)) }
     }
     guard repairing, !fixes.isEmpty || !photoNamesToClear.isEmpty || !photoFixes.isEmpty
     else { return }

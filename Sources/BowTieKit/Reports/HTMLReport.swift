@@ -8,7 +8,10 @@ import Foundation
 /// parse it with an XML parser. Layout tables and presentation attributes keep it readable
 /// in mail clients that ignore parts of the style sheet.
 enum HTMLReport {
-  static func render(_ report: Report, locale: Locale) -> String {
+  static func write(
+    _ report: Report, _ ties: some ReportTieSource, locale: Locale,
+    to output: inout some TextOutputStream
+  ) throws {
     let format = ReportFormatting(report, locale: locale)
     let asOf = escape(format.asOf)
     var lines = [
@@ -34,31 +37,39 @@ enum HTMLReport {
     lines += summary(format)
     lines += suggestion(format)
     lines += card(title: format.wearsPerMonthTitle, body: monthlyChart(format))
+    emit(lines, to: &output)
 
-    lines += tieList(
-      "Most worn", report.mostWorn, columns: [("Times worn", true), ("Last worn", false)],
-      cells: { [number($0.timesWorn), lastWorn($0, format)] })
-    lines += tieList(
-      "Least worn", report.leastWorn, columns: [("Times worn", true), ("Last worn", false)],
-      cells: { [number($0.timesWorn), lastWorn($0, format)] })
-    lines += tieList(
-      "Never worn", report.neverWorn, columns: [("Rating", true)],
-      cells: { [numeric(escape(ReportFormatting.rating($0.rating)))] })
-    lines += tieList(
-      format.notWornRecentlyTitle, note: "Oldest first.", report.notWornRecently,
-      columns: [("Days since worn", true), ("Last worn", false)],
-      cells: { [numeric($0.daysSinceWorn.map(String.init) ?? "–"), lastWorn($0, format)] })
-    lines += card(
-      title: "Rating distribution", note: "Ties per rating, in whole stars.",
-      body: ratingChart(report))
-    lines += card(title: "All ties", body: wardrobe(report, format))
-    lines += [
-      "<footer class=\"footer\">Written by <code>bowties report</code> for \(asOf).</footer>",
-      "</div>",
-      "</body>",
-      "</html>",
-    ]
-    return lines.joined(separator: "\n") + "\n"
+    for list in [Report.List.mostWorn, .leastWorn] {
+      try tieList(
+        list, format, ties, columns: [("Times worn", true), ("Last worn", false)], to: &output
+      ) { [number($0.timesWorn), lastWorn($0, format)] }
+    }
+    try tieList(.neverWorn, format, ties, columns: [("Rating", true)], to: &output) {
+      [numeric(escape(ReportFormatting.rating($0.rating)))]
+    }
+    try tieList(
+      .notWornRecently, format, ties,
+      columns: [("Days since worn", true), ("Last worn", false)], to: &output
+    ) { [numeric($0.daysSinceWorn.map(String.init) ?? "–"), lastWorn($0, format)] }
+    emit(
+      card(
+        title: "Rating distribution", note: "Ties per rating, in whole stars.",
+        body: ratingChart(report)), to: &output)
+    try wardrobe(format, ties, to: &output)
+    emit(
+      [
+        "<footer class=\"footer\">Written by <code>bowties report</code> for \(asOf).</footer>",
+        "</div>",
+        "</body>",
+        "</html>",
+      ], to: &output)
+  }
+
+  private static func emit(_ lines: [String], to output: inout some TextOutputStream) {
+    for line in lines {
+      output.write(line)
+      output.write("\n")
+    }
   }
 
   /// Text for an element or a double-quoted attribute: the one escaping function of the
@@ -95,8 +106,8 @@ enum HTMLReport {
   private static func summary(_ format: ReportFormatting) -> [String] {
     let report = format.report
     let stats = [
-      (String(report.tieCount), "Ties"),
-      (String(report.favoriteCount), "Favorites"),
+      (ReportFormatting.count(report.tieCount), "Ties"),
+      (ReportFormatting.count(report.favoriteCount), "Favorites"),
       (format.averageRating, "Average rating"),
     ]
     var lines = ["<table class=\"stats\" role=\"presentation\">", "<tr>"]
@@ -127,47 +138,68 @@ enum HTMLReport {
   }
 
   private static func card(title: String, note: String? = nil, body: [String]) -> [String] {
+    cardStart(title: title, note: note) + body + ["</section>"]
+  }
+
+  /// A card up to its body: the section, its heading and its note.
+  private static func cardStart(title: String, note: String?) -> [String] {
     ["<section class=\"card\">", "<h2>\(escape(title))</h2>"]
-      + (note.map { ["<p class=\"note\">\(escape($0))</p>"] } ?? []) + body + ["</section>"]
+      + (note.map { ["<p class=\"note\">\(escape($0))</p>"] } ?? [])
   }
 
   /// A card with a table of ties: the key with the tie's color, the name, then `cells`
-  /// (markup) under `columns`, numbers aligned right.
+  /// (markup) under `columns`, numbers aligned right; its note says how many ties the
+  /// list holds and which it shows.
   private static func tieList(
-    _ title: String, note: String? = nil, _ ties: [Report.Tie],
-    columns: [(title: String, isNumber: Bool)], cells: (Report.Tie) -> [String]
-  ) -> [String] {
-    guard !ties.isEmpty else {
-      return card(title: title, body: ["<p class=\"empty\">None.</p>"])
+    _ list: Report.List, _ format: ReportFormatting, _ ties: some ReportTieSource,
+    columns: [(title: String, isNumber: Bool)], to output: inout some TextOutputStream,
+    cells: (Report.Tie) -> [String]
+  ) throws {
+    let title = format.title(list)
+    guard format.showsTies(list) else {
+      emit(card(title: title, body: ["<p class=\"empty\">None.</p>"]), to: &output)
+      return
     }
-    var body = ["<table class=\"list\">", "<thead>", "<tr>"]
-    body.append("<th scope=\"col\" class=\"key\">Key</th>")
-    body.append("<th scope=\"col\" class=\"name\">Name</th>")
+    var head = ["<table class=\"list\">", "<thead>", "<tr>"]
+    head.append("<th scope=\"col\" class=\"key\">Key</th>")
+    head.append("<th scope=\"col\" class=\"name\">Name</th>")
     for column in columns {
       let alignment = column.isNumber ? " class=\"num\"" : ""
-      body.append("<th scope=\"col\"\(alignment)>\(escape(column.title))</th>")
+      head.append("<th scope=\"col\"\(alignment)>\(escape(column.title))</th>")
     }
-    body += ["</tr>", "</thead>", "<tbody>"]
-    for tie in ties {
-      body.append(
-        "<tr><td class=\"key\">\(chip(tie))\(escape(tie.searchKey))</td><td>\(name(tie))</td>"
-          + cells(tie).joined() + "</tr>")
+    head += ["</tr>", "</thead>", "<tbody>"]
+    emit(cardStart(title: title, note: format.sentence(list)) + head, to: &output)
+    try ties.forEachTie(in: list) { tie in
+      emit(
+        [
+          "<tr><td class=\"key\">\(chip(tie))\(escape(tie.searchKey))</td><td>\(name(tie))</td>"
+            + cells(tie).joined() + "</tr>"
+        ], to: &output)
     }
-    body += ["</tbody>", "</table>"]
-    return card(title: title, note: note, body: body)
+    emit(["</tbody>", "</table>", "</section>"], to: &output)
   }
 
-  /// Every tie with its color swatch: the one place each tie's color is shown large.
-  private static func wardrobe(_ report: Report, _ format: ReportFormatting) -> [String] {
-    guard !report.ties.isEmpty else { return ["<p class=\"empty\">No ties yet.</p>"] }
-    var body = [
-      "<table class=\"list wardrobe\">", "<thead>", "<tr>",
-      "<th scope=\"col\">Color</th><th scope=\"col\" class=\"key\">Key</th>"
-        + "<th scope=\"col\" class=\"name\">Name</th><th scope=\"col\" class=\"num\">Rating</th>"
-        + "<th scope=\"col\" class=\"num\">Worn</th><th scope=\"col\">Last worn</th>",
-      "</tr>", "</thead>", "<tbody>",
-    ]
-    for tie in report.ties {
+  /// Every tie with its color swatch, the one place each tie's color is shown large; left
+  /// out, with a note, when the report does not list every tie.
+  private static func wardrobe(
+    _ format: ReportFormatting, _ ties: some ReportTieSource,
+    to output: inout some TextOutputStream
+  ) throws {
+    let report = format.report
+    guard report.allTies != nil, report.tieCount > 0 else {
+      let text = report.tieCount == 0 ? "No ties yet." : format.sentence(.all)
+      emit(card(title: "All ties", body: ["<p class=\"empty\">\(escape(text))</p>"]), to: &output)
+      return
+    }
+    emit(
+      cardStart(title: "All ties", note: format.sentence(.all)) + [
+        "<table class=\"list wardrobe\">", "<thead>", "<tr>",
+        "<th scope=\"col\">Color</th><th scope=\"col\" class=\"key\">Key</th>"
+          + "<th scope=\"col\" class=\"name\">Name</th><th scope=\"col\" class=\"num\">Rating</th>"
+          + "<th scope=\"col\" class=\"num\">Worn</th><th scope=\"col\">Last worn</th>",
+        "</tr>", "</thead>", "<tbody>",
+      ], to: &output)
+    try ties.forEachTie(in: .all) { tie in
       let swatch: String
       if let color = cssColor(tie.color) {
         swatch =
@@ -178,13 +210,14 @@ enum HTMLReport {
           "<span class=\"swatch swatch-none\" title=\"No readable color\"></span>"
           + "<span class=\"hex muted\">none</span>"
       }
-      body.append(
-        "<tr><td class=\"color\">\(swatch)</td><td class=\"key\">\(escape(tie.searchKey))</td>"
-          + "<td>\(name(tie))</td><td class=\"num\">\(escape(ReportFormatting.rating(tie.rating)))"
-          + "</td>\(number(tie.timesWorn))\(lastWorn(tie, format))</tr>")
+      emit(
+        [
+          "<tr><td class=\"color\">\(swatch)</td><td class=\"key\">\(escape(tie.searchKey))</td>"
+            + "<td>\(name(tie))</td><td class=\"num\">\(escape(ReportFormatting.rating(tie.rating)))"
+            + "</td>\(number(tie.timesWorn))\(lastWorn(tie, format))</tr>"
+        ], to: &output)
     }
-    body += ["</tbody>", "</table>"]
-    return body
+    emit(["</tbody>", "</table>", "</section>"], to: &output)
   }
 
   /// The wears per month as an SVG column chart, drawn with presentation attributes so
@@ -208,7 +241,8 @@ enum HTMLReport {
     let labels = months.map { format.monthLabel($0.month) }
     let description =
       "Wears per month, \(labels.first ?? "") to \(labels.last ?? ""): "
-      + zip(labels, months).map { "\($0) \($1.wears)" }.joined(separator: ", ")
+      + zip(labels, months).map { "\($0) \(ReportFormatting.count($1.wears))" }
+      .joined(separator: ", ")
     var lines = [
       "<svg class=\"chart\" viewBox=\"0 0 \(n(width)) \(n(height))\" width=\"\(n(width))\""
         + " height=\"\(n(height))\" role=\"img\" aria-label=\"\(escape(description))\">",
@@ -233,7 +267,8 @@ enum HTMLReport {
         let fill = month.wears > 0 ? "#374151" : "#9ca3af"
         lines.append(
           "<text x=\"\(n(center))\" y=\"\(n(baseline - barHeight - 6))\" text-anchor=\"middle\""
-            + " font-size=\"12\" font-weight=\"600\" fill=\"\(fill)\">\(month.wears)</text>")
+            + " font-size=\"12\" font-weight=\"600\" fill=\"\(fill)\">"
+            + "\(ReportFormatting.count(month.wears))</text>")
       }
       guard (months.count - 1 - index) % labelEvery == 0 else { continue }
       let parts = format.monthParts(month.month)
@@ -267,7 +302,8 @@ enum HTMLReport {
         length > 0 ? "<span class=\"hbar\" style=\"width:\(percent)%\"></span>" : ""
       lines.append(
         "<tr><th scope=\"row\">\(escape(bucket.label))</th>"
-          + "<td class=\"track\">\(bar)</td><td class=\"num\">\(bucket.ties)</td></tr>")
+          + "<td class=\"track\">\(bar)</td>"
+          + "<td class=\"num\">\(ReportFormatting.count(bucket.ties))</td></tr>")
     }
     lines += ["</tbody>", "</table>"]
     return lines
@@ -290,7 +326,7 @@ enum HTMLReport {
     return "<span class=\"chip\" style=\"background-color:\(color)\"></span>"
   }
 
-  private static func number(_ value: Int) -> String { numeric(String(value)) }
+  private static func number(_ value: Int) -> String { numeric(ReportFormatting.count(value)) }
 
   private static func numeric(_ markup: String) -> String { "<td class=\"num\">\(markup)</td>" }
 

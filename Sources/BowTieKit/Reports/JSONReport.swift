@@ -5,73 +5,121 @@ import Foundation
 ///
 /// ```text
 /// {
+///   "allTies": List | {"ties": null, "total": 1000000},   left out above 100 ties
 ///   "asOf": "2026-11-21T08:00:00Z",      ISO 8601 UTC, whole seconds
 ///   "averageRating": 3.43 | null,        null for an empty store
 ///   "favoriteCount": 3,
 ///   "format": "bowties-report",
-///   "leastWorn": [Tie],
+///   "leastWorn": List,                   least worn first
+///   "limit": 10 | null,                  null with --all: every list whole
 ///   "months": 6,
-///   "mostWorn": [Tie],
-///   "neverWorn": [Tie],
-///   "notWornRecently": [Tie],            oldest first
+///   "mostWorn": List,                    most worn first
+///   "neverWorn": List,                   R O Y G B I V, then by name
+///   "notWornRecently": List,             longest unworn first
 ///   "ratingDistribution": [{"from": 4, "label": "4", "ties": 2, "to": 5}],   0 … 5
 ///   "staleDays": 30,
 ///   "suggestion": {"reason": "…", "score": 0.8, "tie": Tie} | null,
 ///   "tieCount": 7,
-///   "ties": [Tie],                       R O Y G B I V, then by name
 ///   "timeZone": "Europe/Paris",
-///   "version": 1,
+///   "version": 2,
 ///   "wearsPerMonth": [{"month": "2026-11", "wears": 14}]    oldest first
 /// }
 ///
+/// List: {"ties": [Tie], "total": 899989}   the first `limit` ties, and how many in all
 /// Tie: {"color": "#RRGGBB" | null, "daysSinceWorn": 42 | null, "id": "…",
 ///       "isFavorite": true, "lastWorn": "2026-10-14T07:30:00Z" | null, "name": "…",
 ///       "rating": 4.5, "searchKey": "R", "timesWorn": 10}
 /// ```
 ///
 /// `version` changes only when a key is removed or changes meaning; new keys may appear
-/// without it. A number that is not finite (never the case for a valid store) is `null`.
-struct JSONReport: Encodable {
+/// without it. Version 1 listed every tie in each list, as an array. A number that is not
+/// finite (never the case for a valid store) is `null`.
+///
+/// The document is written a piece at a time, each value by `JSONEncoder` and indented
+/// into place, so that whole lists of a large store stream rather than sit in memory.
+enum JSONReport {
   static let format = "bowties-report"
-  static let version = 1
+  static let version = 2
 
-  let report: Report
-
-  static func render(_ report: Report) -> String {
-    // Cannot throw: everything encoded is a string, a bool, an integer, null or a finite
-    // number, and the encoder has no other way to fail.
-    guard let data = try? TieJSON.makeEncoder().encode(JSONReport(report: report)) else {
-      preconditionFailure("a report always encodes as JSON")
+  static func write(
+    _ report: Report, _ ties: some ReportTieSource, to output: inout some TextOutputStream
+  ) throws {
+    let encoder = TieJSON.makeEncoder()
+    var first = true
+    /// Starts the next top-level key.
+    func key(_ name: String) {
+      output.write(first ? "{\n" : ",\n")
+      output.write("  \"\(name)\" : ")
+      first = false
     }
-    return String(decoding: data, as: UTF8.self) + "\n"
+    /// A value encoded on its own and indented as a top-level key's.
+    func value(_ name: String, _ item: some Encodable) throws {
+      key(name)
+      output.write(indented(try encoder.encode(item), by: "  "))
+    }
+    func list(_ name: String, _ list: Report.List, total: Int, listed: Bool = true) throws {
+      key(name)
+      output.write("{\n    \"ties\" : ")
+      if listed {
+        try tieArray(ties, list, encoder: encoder, to: &output)
+      } else {
+        output.write("null")
+      }
+      output.write(",\n    \"total\" : \(total)\n  }")
+    }
+
+    try list("allTies", .all, total: report.tieCount, listed: report.allTies != nil)
+    try value("asOf", ISO8601.formatUTC(report.asOf))
+    try value("averageRating", finiteOrNull(report.averageRating))
+    try value("favoriteCount", report.favoriteCount)
+    try value("format", format)
+    try list("leastWorn", .leastWorn, total: report.leastWorn.total)
+    try value("limit", report.limit)
+    try value("months", report.months)
+    try list("mostWorn", .mostWorn, total: report.mostWorn.total)
+    try list("neverWorn", .neverWorn, total: report.neverWorn.total)
+    try list("notWornRecently", .notWornRecently, total: report.notWornRecently.total)
+    try value("ratingDistribution", report.ratingDistribution.map(BucketEntry.init))
+    try value("staleDays", report.staleDays)
+    try value("suggestion", report.suggestion.map(SuggestionEntry.init))
+    try value("tieCount", report.tieCount)
+    try value("timeZone", report.timeZone)
+    try value("version", version)
+    try value("wearsPerMonth", report.wearsPerMonth)
+    output.write("\n}\n")
   }
 
-  private enum Key: String, CodingKey {
-    case format, version, asOf, timeZone, staleDays, months, tieCount, favoriteCount
-    case averageRating, mostWorn, leastWorn, neverWorn, notWornRecently, wearsPerMonth
-    case ratingDistribution, suggestion, ties
+  /// A list's ties as a JSON array inside its object, encoded a thousand at a time: the
+  /// bytes `JSONEncoder` writes for the whole array in place.
+  private static func tieArray(
+    _ ties: some ReportTieSource, _ list: Report.List, encoder: JSONEncoder,
+    to output: inout some TextOutputStream
+  ) throws {
+    var batch: [TieEntry] = []
+    batch.reserveCapacity(1_000)
+    var opened = false
+    func writeBatch() throws {
+      guard !batch.isEmpty else { return }
+      // "[\n  {…},\n  {…}\n]": the elements, then indented to where the array sits.
+      let array = try encoder.encode(batch)
+      output.write(opened ? ",\n" : "[\n")
+      output.write("    " + indented(array.dropFirst(2).dropLast(2), by: "    "))
+      opened = true
+      batch.removeAll(keepingCapacity: true)
+    }
+    try ties.forEachTie(in: list) { tie in
+      batch.append(TieEntry(tie: tie))
+      if batch.count == 1_000 { try writeBatch() }
+    }
+    try writeBatch()
+    // Without a tie the bracket is still to open: "[\n\n    ]", as JSONEncoder prints [].
+    output.write(opened ? "\n    ]" : "[\n\n    ]")
   }
 
-  func encode(to encoder: any Encoder) throws {
-    var container = encoder.container(keyedBy: Key.self)
-    try container.encode(Self.format, forKey: .format)
-    try container.encode(Self.version, forKey: .version)
-    try container.encode(ISO8601.formatUTC(report.asOf), forKey: .asOf)
-    try container.encode(report.timeZone, forKey: .timeZone)
-    try container.encode(report.staleDays, forKey: .staleDays)
-    try container.encode(report.months, forKey: .months)
-    try container.encode(report.tieCount, forKey: .tieCount)
-    try container.encode(report.favoriteCount, forKey: .favoriteCount)
-    try container.encode(finiteOrNull(report.averageRating), forKey: .averageRating)
-    try container.encode(report.mostWorn.map(TieEntry.init), forKey: .mostWorn)
-    try container.encode(report.leastWorn.map(TieEntry.init), forKey: .leastWorn)
-    try container.encode(report.neverWorn.map(TieEntry.init), forKey: .neverWorn)
-    try container.encode(report.notWornRecently.map(TieEntry.init), forKey: .notWornRecently)
-    try container.encode(report.wearsPerMonth, forKey: .wearsPerMonth)
-    try container.encode(
-      report.ratingDistribution.map(BucketEntry.init), forKey: .ratingDistribution)
-    try container.encode(report.suggestion.map(SuggestionEntry.init), forKey: .suggestion)
-    try container.encode(report.ties.map(TieEntry.init), forKey: .ties)
+  /// Encoded JSON with `indent` after each line break, to sit inside a larger document.
+  /// Strings hold no raw line breaks (JSON escapes them), so only the layout's move.
+  private static func indented(_ json: some Collection<UInt8>, by indent: String) -> String {
+    String(decoding: json, as: UTF8.self).replacingOccurrences(of: "\n", with: "\n" + indent)
   }
 
   private struct TieEntry: Encodable {

@@ -4,45 +4,86 @@ import Foundation
 /// charts as the text report's "█" bars inside fenced code blocks, where they keep their
 /// monospaced alignment.
 enum MarkdownReport {
-  static func render(_ report: Report, locale: Locale) -> String {
+  static func write(
+    _ report: Report, _ ties: some ReportTieSource, locale: Locale,
+    to output: inout some TextOutputStream
+  ) throws {
     let format = ReportFormatting(report, locale: locale)
-    var blocks: [String] = []
-    blocks.append("# Bow-tie report as of \(escape(format.asOf))")
-    blocks.append("Time zone: \(escape(report.timeZone))")
-    blocks.append(
+    var document = Blocks()
+    document.add("# Bow-tie report as of \(escape(format.asOf))", to: &output)
+    document.add("Time zone: \(escape(report.timeZone))", to: &output)
+    document.add(
       table(
         header: ["Ties", "Favorites", "Average rating"], rightAligned: [0, 1, 2],
-        rows: [[String(report.tieCount), String(report.favoriteCount), format.averageRating]]))
-    blocks.append(suggestion(format))
+        rows: [
+          [
+            ReportFormatting.count(report.tieCount), ReportFormatting.count(report.favoriteCount),
+            format.averageRating,
+          ]
+        ]), to: &output)
+    document.add(suggestion(format), to: &output)
 
     let wornHeader = ["Key", "Name", "Times worn", "Last worn"]
     func worn(_ tie: Report.Tie) -> [String] {
-      names(tie) + [String(tie.timesWorn), tie.lastWorn.map { escape(format.date($0)) } ?? ""]
+      [String(tie.timesWorn), tie.lastWorn.map { escape(format.date($0)) } ?? ""]
     }
-    blocks += section(
-      "Most worn", header: wornHeader, rightAligned: [2], rows: report.mostWorn.map(worn))
-    blocks += section(
-      "Least worn", header: wornHeader, rightAligned: [2], rows: report.leastWorn.map(worn))
-    blocks += section(
-      "Never worn", header: ["Key", "Name", "Rating"], rightAligned: [2],
-      rows: report.neverWorn.map { names($0) + [ReportFormatting.rating($0.rating)] })
-    blocks += section(
-      format.notWornRecentlyTitle, note: "Oldest first.",
-      header: ["Key", "Name", "Days since worn", "Last worn"], rightAligned: [2],
-      rows: report.notWornRecently.map { tie in
-        names(tie) + [
-          tie.daysSinceWorn.map(String.init) ?? "",
-          tie.lastWorn.map { escape(format.date($0)) } ?? "",
-        ]
-      })
+    for list in [Report.List.mostWorn, .leastWorn] {
+      try section(
+        list, format, ties, header: wornHeader, rightAligned: [2], into: &document,
+        to: &output, cells: worn)
+    }
+    try section(
+      .neverWorn, format, ties, header: ["Key", "Name", "Rating"], rightAligned: [2],
+      into: &document, to: &output
+    ) { [ReportFormatting.rating($0.rating)] }
+    try section(
+      .notWornRecently, format, ties, header: ["Key", "Name", "Days since worn", "Last worn"],
+      rightAligned: [2], into: &document, to: &output
+    ) { tie in
+      [
+        tie.daysSinceWorn.map(String.init) ?? "",
+        tie.lastWorn.map { escape(format.date($0)) } ?? "",
+      ]
+    }
 
-    blocks.append("## \(escape(format.wearsPerMonthTitle))")
-    blocks.append(chart(report.wearsPerMonth.map { (format.monthLabel($0.month), $0.wears) }))
-    blocks.append("## Rating distribution")
-    blocks.append("Ties per rating, in whole stars.")
-    blocks.append(
-      chart(report.ratingDistribution.map { (ReportFormatting.singleLine($0.label), $0.ties) }))
-    return blocks.joined(separator: "\n\n") + "\n"
+    document.add("## \(escape(format.wearsPerMonthTitle))", to: &output)
+    document.add(
+      chart(report.wearsPerMonth.map { (format.monthLabel($0.month), $0.wears) }), to: &output)
+    document.add("## Rating distribution", to: &output)
+    document.add("Ties per rating, in whole stars.", to: &output)
+    document.add(
+      chart(report.ratingDistribution.map { (ReportFormatting.singleLine($0.label), $0.ties) }),
+      to: &output)
+
+    try section(
+      .all, format, ties,
+      header: ["Key", "Name", "Rating", "Favorite", "Color", "Times worn", "Last worn"],
+      rightAligned: [2, 5], into: &document, to: &output
+    ) { tie in
+      [
+        ReportFormatting.rating(tie.rating), tie.isFavorite ? "★" : "",
+        tie.color.map { "`\($0)`" } ?? "", String(tie.timesWorn),
+        tie.lastWorn.map { escape(format.date($0)) } ?? "",
+      ]
+    }
+  }
+
+  /// The document's blocks, a blank line between each two, written as they come.
+  private struct Blocks {
+    private var started = false
+
+    /// Starts a block: a blank line first, unless it is the first.
+    mutating func start(to output: inout some TextOutputStream) {
+      if started { output.write("\n") }
+      started = true
+    }
+
+    /// One whole block, its lines already escaped.
+    mutating func add(_ block: String, to output: inout some TextOutputStream) {
+      start(to: &output)
+      output.write(block)
+      output.write("\n")
+    }
   }
 
   /// Escapes what Markdown would otherwise read as emphasis, links, HTML, entities, code or
@@ -60,10 +101,6 @@ enum MarkdownReport {
     return String(escaped)
   }
 
-  private static func names(_ tie: Report.Tie) -> [String] {
-    [escape(tie.searchKey), escape(tie.name)]
-  }
-
   private static func suggestion(_ format: ReportFormatting) -> String {
     guard let suggestion = format.report.suggestion else {
       return "**Suggestion:** none, there are no ties."
@@ -72,18 +109,27 @@ enum MarkdownReport {
       + escape(suggestion.reason)
   }
 
+  /// A list's heading, what it holds ("899,989 ties; the 10 longest unworn."), and its
+  /// table, one row per tie as the source gives them: key, name, then `cells`.
   private static func section(
-    _ title: String, note: String? = nil, header: [String], rightAligned: Set<Int>,
-    rows: [[String]]
-  ) -> [String] {
-    var blocks = ["## \(escape(title))"]
-    if rows.isEmpty {
-      blocks.append("None.")
-      return blocks
+    _ list: Report.List, _ format: ReportFormatting, _ ties: some ReportTieSource,
+    header: [String], rightAligned: Set<Int>, into document: inout Blocks,
+    to output: inout some TextOutputStream, cells: (Report.Tie) -> [String]
+  ) throws {
+    document.add("## \(escape(format.title(list)))", to: &output)
+    document.add(escape(format.sentence(list)), to: &output)
+    guard format.showsTies(list) else { return }
+    document.start(to: &output)
+    output.write(row(header))
+    output.write(row(header.indices.map { rightAligned.contains($0) ? "---:" : "---" }))
+    try ties.forEachTie(in: list) { tie in
+      output.write(row([escape(tie.searchKey), escape(tie.name)] + cells(tie)))
     }
-    if let note { blocks.append(note) }
-    blocks.append(table(header: header, rightAligned: rightAligned, rows: rows))
-    return blocks
+  }
+
+  /// One table row and its line break, the cells already escaped.
+  private static func row(_ cells: [String]) -> String {
+    "| " + cells.joined(separator: " | ") + " |\n"
   }
 
   /// A table whose cells are already escaped.

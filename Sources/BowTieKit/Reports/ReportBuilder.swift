@@ -1,69 +1,155 @@
 import Foundation
+import GRDB
 
-/// Fills a ``Report`` from a store.
+/// Fills a ``Report`` from a store, with the SQL of ``SummarySQL``: counts and totals are
+/// aggregates, each list an `ORDER BY … LIMIT`, so a store of a million ties makes a
+/// report in the memory of a small one.
 public struct ReportBuilder: Sendable {
+  /// How many ties each list shows unless told otherwise (`--limit`).
+  public static let defaultLimit = 10
+  /// The list of every tie appears when the store holds at most this many ties, or when
+  /// every list is shown whole: beyond it, a mailed report stays a summary.
+  public static let allTiesThreshold = 100
+
   public var asOf: Date
   public var staleDays: Int
   public var months: Int
+  /// How many ties each list shows at most; nil shows every list whole.
+  public var limit: Int?
   public var calendar: Calendar
 
   /// - Parameters:
   ///   - asOf: the day the report describes; wears up to the end of that day count.
-  ///   - calendar: whose time zone decides days and months.
-  public init(asOf: Date, staleDays: Int = 30, months: Int = 12, calendar: Calendar = .current) {
+  ///   - limit: how many ties each list shows at most; nil for whole lists (`--all`).
+  ///   - calendar: whose time zone decides days and months: the process's own (`TZ`) or
+  ///     one with a fixed offset (``SQLDialect/dayShift(for:at:)``).
+  public init(
+    asOf: Date, staleDays: Int = 30, months: Int = 12, limit: Int? = defaultLimit,
+    calendar: Calendar = .current
+  ) {
     self.asOf = asOf
     self.staleDays = staleDays
     self.months = months
+    self.limit = limit
     self.calendar = calendar
   }
 
+  /// The report, with the ties each list shows.
   public func build(from store: BowTieStore) throws(BowTieError) -> Report {
-    let ties = try store.allTies()
-    let endOfDay =
-      calendar.date(byAdding: .day, value: 1, to: calendar.startOfDay(for: asOf)) ?? asOf
-    let monthStarts = monthStarts()
-    let wears = try store.wearDates(since: monthStarts.first ?? asOf, until: endOfDay)
-    return build(ties: ties, wears: wears, monthStarts: monthStarts)
+    let arguments = try self.arguments()
+    return try store.read { db in try build(db, arguments, loadingLists: true) }
   }
 
-  func build(ties: [BowTie], wears: [Date], monthStarts: [Date]) -> Report {
-    let lines = ties.map { Self.line(for: $0, asOf: asOf, calendar: calendar) }
-    let worn = lines.filter { $0.timesWorn > 0 }
-    let most = worn.map(\.timesWorn).max()
-    let least = worn.map(\.timesWorn).min()
-    let stale = lines.filter { ($0.daysSinceWorn ?? -1) >= staleDays }
-      .sorted { ($0.daysSinceWorn ?? 0) > ($1.daysSinceWorn ?? 0) }
+  /// Writes the report in `format` to `output`, from one consistent reading of the store.
+  ///
+  /// Whole lists (`limit` nil) are read row by row as they are written rather than
+  /// loaded first, so their size costs time, not memory.
+  public func write(
+    from store: BowTieStore, as format: ReportFormat, locale: Locale,
+    to output: inout some TextOutputStream
+  ) throws(BowTieError) {
+    let arguments = try self.arguments()
+    try store.read { db in
+      let report = try build(db, arguments, loadingLists: limit != nil)
+      if limit == nil {
+        let source = DatabaseTieSource(db: db, arguments: arguments, limited: false)
+        try ReportRenderer.write(report, ties: source, as: format, locale: locale, to: &output)
+      } else {
+        try ReportRenderer.write(report, ties: report, as: format, locale: locale, to: &output)
+      }
+    }
+  }
+
+  private func build(_ db: Database, _ arguments: StatementArguments, loadingLists: Bool)
+    throws -> Report
+  {
+    guard let counts = try Row.fetchOne(db, sql: SummarySQL.summary, arguments: arguments) else {
+      throw BowTieError.storeUnreadable(path: "", reason: "the report's counts cannot be read")
+    }
+    let tieCount: Int = counts["ties"]
+    let worn: Int = counts["worn"]
+    let source = DatabaseTieSource(db: db, arguments: arguments, limited: limit != nil)
+    func list(_ list: Report.List, total: Int) throws -> Report.TieList {
+      var ties: [Report.Tie] = []
+      if loadingLists, total > 0 {
+        try source.forEachTie(in: list) { ties.append($0) }
+      }
+      return Report.TieList(total: total, ties: ties)
+    }
+    let listsAllTies = limit == nil || tieCount <= Self.allTiesThreshold
     return Report(
       asOf: asOf,
       timeZone: calendar.timeZone.identifier,
       staleDays: staleDays,
       months: months,
-      tieCount: lines.count,
-      favoriteCount: lines.filter(\.isFavorite).count,
-      averageRating: lines.isEmpty ? nil : lines.map(\.rating).reduce(0, +) / Double(lines.count),
-      mostWorn: worn.filter { $0.timesWorn == most },
-      leastWorn: worn.filter { $0.timesWorn == least },
-      neverWorn: lines.filter { $0.timesWorn == 0 },
-      notWornRecently: stale,
-      wearsPerMonth: monthCounts(wears, monthStarts: monthStarts),
-      ratingDistribution: Self.distribution(lines.map(\.rating)),
-      suggestion: Suggester.suggestions(for: ties, asOf: asOf, calendar: calendar).first,
-      ties: lines)
+      limit: limit,
+      tieCount: tieCount,
+      favoriteCount: counts["favorites"],
+      averageRating: counts["averageRating"],
+      mostWorn: try list(.mostWorn, total: worn),
+      leastWorn: try list(.leastWorn, total: worn),
+      neverWorn: try list(.neverWorn, total: counts["neverWorn"]),
+      notWornRecently: try list(.notWornRecently, total: counts["notWornRecently"]),
+      allTies: listsAllTies ? try list(.all, total: tieCount) : nil,
+      wearsPerMonth: try wearsPerMonth(db),
+      ratingDistribution: (0...5).map { whole in
+        let from = Double(whole)
+        return Report.RatingBucket(
+          label: String(whole), from: from, to: whole == 5 ? 5 : from + 1,
+          ties: counts["rated\(whole)"])
+      },
+      suggestion: try Suggester.suggestions(db, arguments: arguments, count: 1).first)
   }
 
-  /// A tie as reports show it, with whole days since it was last worn.
-  static func line(for tie: BowTie, asOf: Date, calendar: Calendar) -> Report.Tie {
-    let days = tie.lastWorn.map { worn in
-      max(
-        0,
-        calendar.dateComponents(
-          [.day], from: calendar.startOfDay(for: worn), to: calendar.startOfDay(for: asOf)
-        ).day ?? 0)
+  /// The values the SQL binds: the as-of day, the first instant a tie must have been
+  /// worn since not to be stale, the list length.
+  func arguments() throws(BowTieError) -> StatementArguments {
+    let startOfDay = calendar.startOfDay(for: asOf)
+    let staleBefore =
+      calendar.date(byAdding: .day, value: -(staleDays - 1), to: startOfDay) ?? startOfDay
+    var arguments = try Self.dayArguments(asOf: asOf, calendar: calendar)
+    arguments += [
+      "staleBefore": StorageDate.format(staleBefore),
+      "limit": limit ?? Int.max,
+    ]
+    return arguments
+  }
+
+  /// What ``SQLDialect/daysSinceWorn`` binds for days counted up to `asOf` in
+  /// `calendar`'s time zone, and how long a never-worn tie counts as unworn.
+  static func dayArguments(asOf: Date, calendar: Calendar) throws(BowTieError)
+    -> StatementArguments
+  {
+    // A day as SQL writes it, on the Gregorian calendar whatever the locale prefers.
+    var gregorian = Calendar(identifier: .gregorian)
+    gregorian.timeZone = calendar.timeZone
+    let day = gregorian.dateComponents([.year, .month, .day], from: asOf)
+    let asOfDay = String(
+      format: "%04d-%02d-%02d", day.year ?? 0, day.month ?? 0, day.day ?? 0)
+    return [
+      "asOfDay": asOfDay,
+      "dayShift": try SQLDialect.dayShift(for: calendar.timeZone, at: asOf),
+      "neverWornDays": Suggester.neverWornDays,
+    ]
+  }
+
+  /// Wears in each of the last `months` calendar months, the current one counted up to
+  /// the end of the as-of day.
+  private func wearsPerMonth(_ db: Database) throws -> [Report.Month] {
+    let endOfDay =
+      calendar.date(byAdding: .day, value: 1, to: calendar.startOfDay(for: asOf)) ?? asOf
+    let starts = monthStarts()
+    let statement = try db.cachedStatement(sql: SummarySQL.wearsBetween)
+    return try starts.enumerated().map { index, start in
+      let end = index + 1 < starts.count ? starts[index + 1] : endOfDay
+      let wears =
+        try Int.fetchOne(
+          statement,
+          arguments: ["start": StorageDate.format(start), "end": StorageDate.format(end)]) ?? 0
+      let parts = calendar.dateComponents([.year, .month], from: start)
+      let label = String(format: "%04d-%02d", parts.year ?? 0, parts.month ?? 0)
+      return Report.Month(month: label, wears: wears)
     }
-    return Report.Tie(
-      id: tie.id.uuidString, searchKey: tie.searchKey, name: tie.name, rating: tie.rating,
-      timesWorn: Int(tie.timesWorn), lastWorn: tie.lastWorn, daysSinceWorn: days,
-      isFavorite: tie.isFavorite, color: tie.tintColor?.hex)
   }
 
   /// The first instants of the last `months` calendar months, oldest first.
@@ -74,26 +160,53 @@ public struct ReportBuilder: Sendable {
       calendar.date(byAdding: .month, value: -$0, to: current)
     }
   }
+}
 
-  private func monthCounts(_ wears: [Date], monthStarts: [Date]) -> [Report.Month] {
-    var counts = [Int](repeating: 0, count: monthStarts.count)
-    for wear in wears {
-      if let index = monthStarts.lastIndex(where: { $0 <= wear }) { counts[index] += 1 }
-    }
-    return zip(monthStarts, counts).map { start, wears in
-      let parts = calendar.dateComponents([.year, .month], from: start)
-      let label = String(format: "%04d-%02d", parts.year ?? 0, parts.month ?? 0)
-      return Report.Month(month: label, wears: wears)
-    }
+/// A report's lists read from the store, inside the read that made the report.
+struct DatabaseTieSource: ReportTieSource {
+  let db: Database
+  let arguments: StatementArguments
+  /// Whether each list stops at the `:limit` the arguments bind.
+  let limited: Bool
+
+  func forEachTie(in list: Report.List, _ body: (Report.Tie) throws -> Void) throws {
+    let rows = try Row.fetchCursor(
+      db, sql: SummarySQL.list(list, .sqlite, limited: limited), arguments: arguments)
+    while let row = try rows.next() { try body(try Report.Tie(row: row)) }
   }
 
-  static func distribution(_ ratings: [Double]) -> [Report.RatingBucket] {
-    (0...5).map { whole in
-      let from = Double(whole)
-      let to = whole == 5 ? 5 : from + 1
-      let label = String(whole)
-      let ties = ratings.filter { whole == 5 ? $0 == 5 : $0 >= from && $0 < to }.count
-      return Report.RatingBucket(label: label, from: from, to: to, ties: ties)
+  func widths(of list: Report.List) throws -> Report.Widths {
+    var widths = Report.Widths()
+    let rows = try Row.fetchCursor(
+      db, sql: SummarySQL.listNames(list, .sqlite, limited: limited), arguments: arguments)
+    while let row = try rows.next() {
+      widths.include(key: row["searchKey"], name: row["name"], days: row["days"])
     }
+    return widths
+  }
+}
+
+// MARK: - Database
+
+extension Report.Tie {
+  /// A row of ``SummarySQL/tieColumns(_:)``. A color that cannot be decoded is shown as
+  /// none, as every listing shows it.
+  init(row: Row) throws {
+    func value<Value: DatabaseValueConvertible>(_ column: String) throws -> Value {
+      do {
+        return try row.decode(Value.self, forColumn: column)
+      } catch {
+        throw BowTieError.storeUnreadable(
+          path: "", reason: "a row's \(column) cannot be read (\(row[column] as DatabaseValue))")
+      }
+    }
+    let archive: Data? = try value("tintColor")
+    let transformer = try BowTie.colorTransformer()
+    self.init(
+      id: try value("id"), searchKey: try value("searchKey"), name: try value("name"),
+      rating: try value("rating"), timesWorn: try value("timesWorn"),
+      lastWorn: try (value("lastWorn") as String?).map(StorageDate.parse),
+      daysSinceWorn: try value("days"), isFavorite: try value("isFavorite"),
+      color: archive.flatMap { try? transformer.color(from: $0).hex })
   }
 }

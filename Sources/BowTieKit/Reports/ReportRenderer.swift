@@ -2,9 +2,10 @@ import Foundation
 
 /// Turns a ``Report`` into the document `bowties report --format` writes.
 ///
-/// Every format carries the same sections: the counts and average rating, the most, least
-/// and never worn ties, the ties not worn in the last `staleDays` days, the wears per month,
-/// the rating distribution and the suggestion. The output depends only on the report and
+/// Every format carries the same sections: the counts and average rating, the suggestion,
+/// the most, least and never worn ties, the ties not worn in the last `staleDays` days,
+/// each of those lists with its total, the wears per month, the rating distribution, and
+/// every tie when the report lists them all. The output depends only on the report and
 /// the locale (no clock, no random identifiers, no dictionary order), so the same report
 /// renders to the same bytes every time.
 public enum ReportRenderer {
@@ -15,12 +16,27 @@ public enum ReportRenderer {
   ///     text, Markdown and HTML. JSON and CSV ignore it: they are for programs, so their
   ///     dates are ISO 8601 UTC and their numbers always use a dot.
   public static func render(_ report: Report, as format: ReportFormat, locale: Locale) -> String {
+    var text = ""
+    do {
+      try write(report, ties: report, as: format, locale: locale, to: &text)
+    } catch {
+      // A report's own lists are in memory: reading them cannot fail.
+      preconditionFailure("rendering a report from memory failed: \(error)")
+    }
+    return text
+  }
+
+  /// Writes `report` in `format` to `output`, the ties of its lists read from `ties`.
+  static func write(
+    _ report: Report, ties: some ReportTieSource, as format: ReportFormat, locale: Locale,
+    to output: inout some TextOutputStream
+  ) throws {
     switch format {
-    case .text: TextReport.render(report, locale: locale)
-    case .markdown: MarkdownReport.render(report, locale: locale)
-    case .html: HTMLReport.render(report, locale: locale)
-    case .json: JSONReport.render(report)
-    case .csv: CSVReport.render(report)
+    case .text: try TextReport.write(report, ties, locale: locale, to: &output)
+    case .markdown: try MarkdownReport.write(report, ties, locale: locale, to: &output)
+    case .html: try HTMLReport.write(report, ties, locale: locale, to: &output)
+    case .json: try JSONReport.write(report, ties, to: &output)
+    case .csv: try CSVReport.write(report, ties, to: &output)
     }
   }
 }
@@ -109,8 +125,8 @@ struct ReportFormatting {
   /// "1 day", "42 days".
   static func days(_ count: Int) -> String { count == 1 ? "1 day" : "\(count) days" }
 
-  /// "1 wear", "14 wears".
-  static func wears(_ count: Int) -> String { count == 1 ? "1 wear" : "\(count) wears" }
+  /// "1 wear", "14 wears", "140,000 wears".
+  static func wears(_ count: Int) -> String { count == 1 ? "1 wear" : "\(Self.count(count)) wears" }
 
   /// "Suggestion: Indigo Bow Tie (I): never worn, rated 3/5", before escaping.
   var suggestionLine: String {
@@ -123,6 +139,71 @@ struct ReportFormatting {
   /// The title of the stale-ties section.
   var notWornRecentlyTitle: String {
     "Not worn in the last \(Self.days(report.staleDays))"
+  }
+
+  /// The title of a list's section.
+  func title(_ list: Report.List) -> String {
+    switch list {
+    case .mostWorn: "Most worn"
+    case .leastWorn: "Least worn"
+    case .neverWorn: "Never worn"
+    case .notWornRecently: notWornRecentlyTitle
+    case .all: "All ties"
+    }
+  }
+
+  /// How many ties a list holds and which it shows, without a final period:
+  /// "899,989 ties; the 10 longest unworn", "4 ties, longest unworn first", "none".
+  func note(_ list: Report.List) -> String {
+    let total = report.list(list)?.total ?? report.tieCount
+    guard total > 0 else { return "none" }
+    let shown = Self.count(report.limit.map { min($0, total) } ?? total)
+    let whole = report.limit.map { $0 >= total } ?? true
+    switch list {
+    case .mostWorn:
+      let worn = Self.ties(total, worn: true)
+      return whole ? "\(worn), most worn first" : "\(worn); the \(shown) worn most"
+    case .leastWorn:
+      let worn = Self.ties(total, worn: true)
+      return whole ? "\(worn), least worn first" : "\(worn); the \(shown) worn least"
+    case .neverWorn:
+      return whole ? Self.ties(total) : "\(Self.ties(total)); the first \(shown)"
+    case .notWornRecently:
+      return whole
+        ? "\(Self.ties(total)), longest unworn first"
+        : "\(Self.ties(total)); the \(shown) longest unworn"
+    case .all:
+      return report.allTies == nil
+        ? "\(Self.ties(total)), listed only for a store of up to "
+          + "\(ReportBuilder.allTiesThreshold) ties, or with --all"
+        : Self.ties(total)
+    }
+  }
+
+  /// ``note(_:)`` as a sentence: "4 ties, longest unworn first."
+  func sentence(_ list: Report.List) -> String {
+    let note = self.note(list)
+    return note.prefix(1).uppercased() + note.dropFirst() + "."
+  }
+
+  /// Whether a list's section has rows to show.
+  func showsTies(_ list: Report.List) -> Bool { (report.list(list)?.total ?? 0) > 0 }
+
+  /// "1 tie", "899,989 ties", "1 worn tie".
+  static func ties(_ count: Int, worn: Bool = false) -> String {
+    "\(Self.count(count)) \(worn ? "worn " : "")\(count == 1 ? "tie" : "ties")"
+  }
+
+  /// A count with a comma between thousands, as the report's English words write it
+  /// whatever the locale: "899,989".
+  static func count(_ value: Int) -> String {
+    let digits = String(value.magnitude)
+    var grouped = ""
+    for (index, digit) in digits.enumerated() {
+      if index > 0, (digits.count - index) % 3 == 0 { grouped.append(",") }
+      grouped.append(digit)
+    }
+    return (value < 0 ? "-" : "") + grouped
   }
 
   /// The title of the monthly chart.
@@ -155,7 +236,7 @@ struct ReportFormatting {
     return rows.map { row in
       let label = row.label + String(repeating: " ", count: labelWidth - row.label.count)
       let blocks = bar(barLength(row.value, maximum: maximum, width: width))
-      return indent + label + "  " + (blocks.isEmpty ? "" : blocks + " ") + String(row.value)
+      return indent + label + "  " + (blocks.isEmpty ? "" : blocks + " ") + count(row.value)
     }
   }
 

@@ -1,34 +1,36 @@
 import Foundation
+import GRDB
 
 /// Picks the tie to wear next.
 ///
 /// Each tie scores `(days since worn + 1) × (1 + rating) × (1.5 for a favorite)`, where a
 /// tie never worn counts as not worn for ``neverWornDays``. The tie worn most recently is
 /// never suggested. Ties with equal scores go in R O Y G B I V order, so the choice is
-/// the same for the same store and the same day.
+/// the same for the same store and the same day. One query scores, orders and limits
+/// them (``SummarySQL/suggestions(_:)``), whatever the number of ties.
 public enum Suggester {
   /// How long a never-worn tie counts as unworn.
   public static let neverWornDays = 365
 
-  /// The best `count` suggestions, best first.
-  ///
-  /// - Parameter ties: in the app's order, which breaks equal scores.
+  /// The best `count` suggestions, best first, as of `asOf` in `calendar`'s time zone.
   public static func suggestions(
-    for ties: [BowTie], asOf: Date, calendar: Calendar, count: Int = 1
-  ) -> [Report.Suggestion] {
-    let mostRecent = ties.compactMap(\.lastWorn).max()
-    let candidates = ties.enumerated().filter {
-      $0.element.lastWorn == nil || $0.element.lastWorn != mostRecent
+    from store: BowTieStore, asOf: Date, calendar: Calendar = .current, count: Int = 1
+  ) throws(BowTieError) -> [Report.Suggestion] {
+    let arguments = try ReportBuilder.dayArguments(asOf: asOf, calendar: calendar)
+    return try store.read { db in try suggestions(db, arguments: arguments, count: count) }
+  }
+
+  /// The suggestions ``SummarySQL/suggestions(_:)`` gives for `arguments`.
+  static func suggestions(_ db: Database, arguments: StatementArguments, count: Int) throws
+    -> [Report.Suggestion]
+  {
+    var arguments = arguments
+    _ = arguments.append(contentsOf: ["limit": max(0, count)])
+    return try Row.fetchAll(db, sql: SummarySQL.suggestions(.sqlite), arguments: arguments).map {
+      row in
+      let tie = try Report.Tie(row: row)
+      return Report.Suggestion(tie: tie, score: row["score"], reason: reason(tie))
     }
-    let scored = candidates.map { index, tie -> (Report.Suggestion, Int) in
-      let line = ReportBuilder.line(for: tie, asOf: asOf, calendar: calendar)
-      let days = line.daysSinceWorn ?? neverWornDays
-      let score = Double(days + 1) * (1 + tie.rating) * (tie.isFavorite ? 1.5 : 1)
-      return (Report.Suggestion(tie: line, score: score, reason: reason(line)), index)
-    }
-    return scored.sorted { left, right in
-      left.0.score != right.0.score ? left.0.score > right.0.score : left.1 < right.1
-    }.prefix(max(0, count)).map(\.0)
   }
 
   /// "not worn for 42 days, rated 4.5/5, a favorite"

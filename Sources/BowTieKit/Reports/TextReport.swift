@@ -6,55 +6,86 @@ enum TextReport {
   /// Blocks in the longest bar; with the labels, a chart line stays under 60 columns.
   static let barWidth = 40
 
-  static func render(_ report: Report, locale: Locale) -> String {
+  static func write(
+    _ report: Report, _ ties: some ReportTieSource, locale: Locale,
+    to output: inout some TextOutputStream
+  ) throws {
     let format = ReportFormatting(report, locale: locale)
     let title = "Bow-tie report as of \(format.asOf)"
     var lines = [title, String(repeating: "=", count: title.count)]
     lines.append("Time zone: \(ReportFormatting.singleLine(report.timeZone))")
     lines.append("")
     lines += ReportFormatting.columns([
-      ["Ties", String(report.tieCount)],
-      ["Favorites", String(report.favoriteCount)],
+      ["Ties", ReportFormatting.count(report.tieCount)],
+      ["Favorites", ReportFormatting.count(report.favoriteCount)],
       ["Average rating", format.averageRating],
     ])
     lines.append("")
     lines.append(ReportFormatting.singleLine(format.suggestionLine))
+    emit(lines, to: &output)
 
-    section("Most worn", into: &lines, rows: report.mostWorn.map { worn($0, format) })
-    section("Least worn", into: &lines, rows: report.leastWorn.map { worn($0, format) })
-    section(
-      "Never worn", into: &lines,
-      rows: report.neverWorn.map { key($0) + ["rated \(ReportFormatting.rating($0.rating))"] })
-    section(
-      "\(format.notWornRecentlyTitle) (oldest first)", into: &lines,
-      rows: report.notWornRecently.map { tie in
-        key(tie) + [
-          tie.daysSinceWorn.map(ReportFormatting.days) ?? "never",
-          tie.lastWorn.map { "last " + format.date($0) } ?? "",
-        ]
-      },
-      rightAligned: [2])
+    try section(.mostWorn, format, ties, to: &output) { tie, _ in [worn(tie, format)] }
+    try section(.leastWorn, format, ties, to: &output) { tie, _ in [worn(tie, format)] }
+    try section(.neverWorn, format, ties, to: &output) { tie, _ in
+      ["rated \(ReportFormatting.rating(tie.rating))"]
+    }
+    try section(.notWornRecently, format, ties, to: &output) { tie, widths in
+      let days = tie.daysSinceWorn.map(ReportFormatting.days) ?? "never"
+      let width = ReportFormatting.days(widths.days).count
+      return [
+        String(repeating: " ", count: max(0, width - days.count)) + days,
+        tie.lastWorn.map { "last " + format.date($0) } ?? "",
+      ]
+    }
 
-    lines.append("")
+    lines = [""]
     lines.append(format.wearsPerMonthTitle)
     lines += chart(report.wearsPerMonth.map { (format.monthLabel($0.month), $0.wears) })
     lines.append("")
     lines.append("Rating distribution (ties per rating, in whole stars)")
     lines += chart(
       report.ratingDistribution.map { (ReportFormatting.singleLine($0.label), $0.ties) })
-    return lines.joined(separator: "\n") + "\n"
+    emit(lines, to: &output)
+
+    try section(.all, format, ties, to: &output) { tie, _ in
+      let rating = ReportFormatting.rating(tie.rating)
+      return [
+        rating + String(repeating: " ", count: max(0, 5 - rating.count)),
+        tie.isFavorite ? "★" : " ", tie.color ?? "none   ",
+        tie.timesWorn == 0 ? "never worn" : worn(tie, format),
+      ]
+    }
   }
 
-  private static func section(
-    _ title: String, into lines: inout [String], rows: [[String]], rightAligned: Set<Int> = []
-  ) {
-    lines.append("")
-    lines.append(title)
-    if rows.isEmpty {
-      lines.append("  none")
-    } else {
-      lines += ReportFormatting.columns(rows, rightAligned: rightAligned)
+  private static func emit(_ lines: [String], to output: inout some TextOutputStream) {
+    for line in lines {
+      output.write(line)
+      output.write("\n")
     }
+  }
+
+  /// A list's heading and its note ("Most worn: 6 worn ties, most worn first"), then one
+  /// line per tie: its key and name in columns as wide as the list's widest, then
+  /// `cells`, two spaces apart.
+  private static func section(
+    _ list: Report.List, _ format: ReportFormatting, _ ties: some ReportTieSource,
+    to output: inout some TextOutputStream,
+    cells: (Report.Tie, Report.Widths) -> [String]
+  ) throws {
+    emit(["", "\(format.title(list)): \(format.note(list))"], to: &output)
+    guard format.showsTies(list) else { return }
+    let widths = try ties.widths(of: list)
+    try ties.forEachTie(in: list) { tie in
+      let key = ReportFormatting.singleLine(tie.searchKey)
+      let name = ReportFormatting.singleLine(tie.name)
+      let line =
+        ["  " + pad(key, widths.key), pad(name, widths.name)] + cells(tie, widths)
+      emit([line.joined(separator: "  ")], to: &output)
+    }
+  }
+
+  private static func pad(_ text: String, _ width: Int) -> String {
+    text + String(repeating: " ", count: max(0, width - text.count))
   }
 
   private static func chart(_ rows: [(label: String, value: Int)]) -> [String] {
@@ -62,11 +93,7 @@ enum TextReport {
     return ReportFormatting.barChart(rows, width: barWidth, indent: "  ")
   }
 
-  private static func key(_ tie: Report.Tie) -> [String] {
-    [ReportFormatting.singleLine(tie.searchKey), ReportFormatting.singleLine(tie.name)]
-  }
-
-  private static func worn(_ tie: Report.Tie, _ format: ReportFormatting) -> [String] {
-    key(tie) + ["worn \(tie.timesWorn)×" + (tie.lastWorn.map { ", last " + format.date($0) } ?? "")]
+  private static func worn(_ tie: Report.Tie, _ format: ReportFormatting) -> String {
+    "worn \(tie.timesWorn)×" + (tie.lastWorn.map { ", last " + format.date($0) } ?? "")
   }
 }

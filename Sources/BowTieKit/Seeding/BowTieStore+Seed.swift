@@ -18,6 +18,10 @@ extension BowTieStore {
   /// entry whose `id` (or, without one, whose `searchKey`) is already stored is
   /// skipped, or overwritten with `replacing`. Any failure changes nothing.
   ///
+  /// An entry's `lastWorn` is the date of a real wear, so it is recorded as one (one of
+  /// its `timesWorn`, the rest counted from before the history): the history and the
+  /// monthly chart of a seeded store start with something true.
+  ///
   /// - Parameter progress: called now and then with how many entries are done, of how many.
   @discardableResult
   public func seed(
@@ -49,6 +53,10 @@ extension BowTieStore {
       // Cached statements: GRDB would otherwise build and prepare the SQL for every entry.
       let byID = try db.cachedStatement(sql: "SELECT * FROM bowTie WHERE id = ?")
       let byKey = try db.cachedStatement(sql: "SELECT * FROM bowTie WHERE canonicalKey = ?")
+      let insertWear = try db.cachedStatement(
+        sql: "INSERT INTO wearEvent (tieId, wornAt) VALUES (?, ?)")
+      let suspended =
+        storeWasEmpty && entries.count >= Self.bulkSeedSize ? try Self.suspendIndexes(db) : []
       for entry in entries {
         var tie = entry.tie
         let existing =
@@ -67,6 +75,11 @@ extension BowTieStore {
           // `seed --no-photos` leaves a replaced tie's photo as it is.
           if entry.photoSkipped { tie.keepPhoto(of: existing) }
         }
+        let recordedWear =
+          try tie.lastWorn != nil && tie.timesWorn > 0
+          && (existing == nil || Self.canRecordLastWear(of: tie, in: db))
+        // The wear's event adds its one back to timesWorn, through the trigger.
+        if recordedWear { tie.timesWorn -= 1 }
         do {
           // The file's own keys were checked for repeats as it was read.
           let checked: SaveChecks =
@@ -76,12 +89,61 @@ extension BowTieStore {
           throw BowTieError.invalidSeedEntry(
             index: entry.index, name: tie.name, key: failure.attribute, reason: failure.reason)
         }
+        if recordedWear, let lastWorn = tie.lastWorn {
+          try SQLiteBinding.execute(
+            insertWear, with: [tie.id.text, StorageDate.format(lastWorn)], in: db)
+        }
         outcomes.append(existing == nil ? .add : .replace)
         if let progress, outcomes.count % 1_000 == 0 { progress(outcomes.count, entries.count) }
       }
+      for index in suspended { try db.execute(sql: index) }
       progress?(entries.count, entries.count)
       return outcomes
     }
+  }
+
+  /// From how many entries a seed into an empty store builds the secondary indexes once,
+  /// at the end, rather than entry by entry (``suspendIndexes(_:)``).
+  static let bulkSeedSize = 1_000
+
+  /// Drops the tie and wear tables' secondary indexes and returns the SQL that makes them
+  /// again, as the schema wrote it. Inside the seed's transaction: no other connection
+  /// ever sees the store without them, and a failed seed rolls the drop back too.
+  ///
+  /// For a large seed into an empty store: SQLite builds an index from its rows in one
+  /// sort, faster than it grows it by inserts in random order (a random UUID, a name, a
+  /// date per row). The unique ones (`id`, `canonicalKey`) stay: seeding relies on them.
+  private static func suspendIndexes(_ db: Database) throws -> [String] {
+    let indexes = try Row.fetchAll(
+      db,
+      sql: """
+        SELECT name, sql FROM sqlite_master
+        WHERE type = 'index' AND sql IS NOT NULL AND tbl_name IN ('bowTie', 'wearEvent')
+        ORDER BY name
+        """)
+    for index in indexes {
+      let name: String = index["name"]
+      try db.execute(sql: "DROP INDEX \(name.quotedDatabaseIdentifier)")
+    }
+    return indexes.map { $0["sql"] }
+  }
+}
+
+extension BowTieStore {
+  /// Whether a replacing seed may record `tie`'s `lastWorn` as a wear: no wear is
+  /// recorded at that moment yet, and its `timesWorn` leaves one for it beyond those
+  /// recorded.
+  fileprivate static func canRecordLastWear(of tie: BowTie, in db: Database) throws -> Bool {
+    guard let lastWorn = tie.lastWorn else { return false }
+    let row = try Row.fetchOne(
+      db,
+      sql: """
+        SELECT count(*) AS events, count(CASE WHEN wornAt = ? THEN 1 END) AS atLastWorn
+        FROM wearEvent WHERE tieId = ?
+        """, arguments: [StorageDate.format(lastWorn), tie.id.text])
+    let events: Int = row?["events"] ?? 0
+    let atLastWorn: Int = row?["atLastWorn"] ?? 0
+    return atLastWorn == 0 && Int(tie.timesWorn) > events
   }
 }
 

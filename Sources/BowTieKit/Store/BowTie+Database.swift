@@ -132,38 +132,11 @@ extension BowTie: FetchableRecord, PersistableRecord {
     ]
   }
 
-  /// Inserts a new row through one cached statement.
-  ///
-  /// The values are bound through SQLite's C API: converting and binding them through
-  /// `StatementArguments` (a generic map and a recursion per column) cost more than
-  /// SQLite's own work for the row, and a seed of 100,000 ties felt it. The statement
-  /// stays GRDB's, cached and finalized with the connection; GRDB's conversions still
-  /// decide each value's storage.
+  /// Inserts a new row through one cached statement, its values bound through SQLite's C
+  /// API (``SQLiteBinding``): a seed of 100,000 ties felt `StatementArguments`.
   func insertRow(_ db: Database) throws {
-    let statement = try db.cachedStatement(sql: Self.insertSQL).sqliteStatement
-    sqlite3_reset(statement)
-    for (index, value) in zip(Int32(1)..., try storedValues()) {
-      let code: Int32
-      switch value?.databaseValue.storage ?? .null {
-      case .null: code = sqlite3_bind_null(statement, index)
-      case .int64(let number): code = sqlite3_bind_int64(statement, index, number)
-      case .double(let number): code = sqlite3_bind_double(statement, index, number)
-      case .string(let text):
-        code = sqlite3_bind_text(statement, index, text, -1, SQLiteBinding.transient)
-      case .blob(let data):
-        code = data.withUnsafeBytes {
-          sqlite3_bind_blob(
-            statement, index, $0.baseAddress, Int32($0.count), SQLiteBinding.transient)
-        }
-      }
-      guard code == SQLITE_OK else { throw SQLiteBinding.error(code, db) }
-    }
-    let code = sqlite3_step(statement)
-    guard code == SQLITE_DONE else {
-      let error = SQLiteBinding.error(code, db)
-      sqlite3_reset(statement)
-      throw error
-    }
+    try SQLiteBinding.execute(
+      db.cachedStatement(sql: Self.insertSQL), with: try storedValues(), in: db)
   }
 
   /// The registered color transformer, looked up by the name the model gives.
@@ -193,16 +166,51 @@ extension BowTie: FetchableRecord, PersistableRecord {
   }
 }
 
-/// What binding values through SQLite's C API needs.
-private enum SQLiteBinding {
+/// Runs statements with their values bound through SQLite's C API, for the inserts a
+/// seed makes once per tie (``BowTie/insertRow(_:)``): binding through
+/// `StatementArguments` (a generic map and a recursion per value) cost more than SQLite's
+/// own work for the row. The statements stay GRDB's, cached and finalized with the
+/// connection; GRDB's conversions still decide each value's storage.
+enum SQLiteBinding {
   /// `SQLITE_TRANSIENT`, which C defines as a cast Swift does not import: SQLite copies the
   /// bytes before the call returns.
   static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
-  static func error(_ code: Int32, _ db: Database) -> DatabaseError {
+  /// Binds `values` to `statement`'s parameters, in order, and steps it once.
+  static func execute(
+    _ statement: Statement, with values: [(any DatabaseValueConvertible)?], in db: Database
+  ) throws {
+    let handle = statement.sqliteStatement
+    sqlite3_reset(handle)
+    for (index, value) in zip(Int32(1)..., values) {
+      let code: Int32
+      switch value?.databaseValue.storage ?? .null {
+      case .null: code = sqlite3_bind_null(handle, index)
+      case .int64(let number): code = sqlite3_bind_int64(handle, index, number)
+      case .double(let number): code = sqlite3_bind_double(handle, index, number)
+      case .string(let text):
+        code = sqlite3_bind_text(handle, index, text, -1, transient)
+      case .blob(let data):
+        code = data.withUnsafeBytes {
+          sqlite3_bind_blob(handle, index, $0.baseAddress, Int32($0.count), transient)
+        }
+      }
+      guard code == SQLITE_OK else { throw error(code, statement, db) }
+    }
+    let code = sqlite3_step(handle)
+    guard code == SQLITE_DONE else {
+      let error = error(code, statement, db)
+      sqlite3_reset(handle)
+      throw error
+    }
+  }
+
+  private static func error(_ code: Int32, _ statement: Statement, _ db: Database)
+    -> DatabaseError
+  {
     DatabaseError(
       resultCode: ResultCode(rawValue: code),
-      message: String(cString: sqlite3_errmsg(db.sqliteConnection)), sql: BowTie.insertSQL)
+      message: String(cString: sqlite3_errmsg(db.sqliteConnection)), sql: statement.sql)
   }
 }
 

@@ -8,40 +8,32 @@ extension BowTieStore {
   public func history(
     of query: String? = nil, since: Date? = nil, until: Date? = nil
   ) throws(BowTieError) -> [WearRecord] {
-    try read { db in
-      var request = WearEvent.all()
-      if let query {
-        let tie = try Self.resolve(query, in: db)
-        request = request.filter(WearEvent.Columns.tieID == tie.id.uuidString)
-      }
-      if let since {
-        request = request.filter(WearEvent.Columns.wornAt >= StorageDate.format(since))
-      }
-      if let until {
-        request = request.filter(WearEvent.Columns.wornAt < StorageDate.format(until))
-      }
-      let events = try request.order(WearEvent.Columns.wornAt.desc, WearEvent.Columns.id.desc)
-        .fetchAll(db)
-      let ids = Set(events.map(\.tieID.uuidString))
-      let ties = try BowTie.filter(keys: ids).select(BowTie.allColumnsButPhotoBytes).fetchAll(db)
-      let byID = Dictionary(uniqueKeysWithValues: ties.map { ($0.id, $0) })
-      return events.map { event in
-        let tie = byID[event.tieID]
-        return WearRecord(event: event, searchKey: tie?.searchKey ?? "?", name: tie?.name ?? "?")
-      }
-    }
+    var records: [WearRecord] = []
+    try forEachWear(of: query, since: since, until: until) { records.append($0) }
+    return records
   }
 
-  /// The dates of all wears in `[since, until)`, oldest first: what reports count.
-  public func wearDates(since: Date, until: Date) throws(BowTieError) -> [Date] {
+  /// Calls `body` with each wear event, newest first, for one tie or all, within
+  /// `[since, until)`, one row at a time from a single read (``SummarySQL/history(oneTie:since:until:)``):
+  /// ten million wears need not fit in memory.
+  public func forEachWear(
+    of query: String? = nil, since: Date? = nil, until: Date? = nil,
+    _ body: (WearRecord) throws -> Void
+  ) throws(BowTieError) {
     try read { db in
-      try String.fetchAll(
-        db,
-        WearEvent.select(WearEvent.Columns.wornAt)
-          .filter(WearEvent.Columns.wornAt >= StorageDate.format(since))
-          .filter(WearEvent.Columns.wornAt < StorageDate.format(until))
-          .order(WearEvent.Columns.wornAt)
-      ).map(StorageDate.parse)
+      var arguments: StatementArguments = [:]
+      if let query {
+        _ = arguments.append(contentsOf: ["tieId": try Self.resolve(query, in: db).id.uuidString])
+      }
+      if let since { _ = arguments.append(contentsOf: ["since": StorageDate.format(since)]) }
+      if let until { _ = arguments.append(contentsOf: ["until": StorageDate.format(until)]) }
+      let sql = SummarySQL.history(oneTie: query != nil, since: since != nil, until: until != nil)
+      let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
+      while let row = try rows.next() {
+        try body(
+          WearRecord(event: try WearEvent(row: row), searchKey: row["searchKey"], name: row["name"])
+        )
+      }
     }
   }
 }

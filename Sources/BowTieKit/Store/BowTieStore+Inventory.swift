@@ -83,9 +83,17 @@ extension BowTieStore {
       // Every name is resolved before anything goes, so "B blue" names one tie twice
       // rather than a tie and then nothing.
       var removed: [BowTie] = []
+      var seen: Set<UUID> = []
       for query in queries {
-        let tie = try Self.resolve(query, in: db)
-        if !removed.contains(where: { $0.id == tie.id }) { removed.append(tie) }
+        var tie = try Self.resolve(query, in: db)
+        guard seen.insert(tie.id).inserted else { continue }
+        // Kept without the photo's bytes, so that many ties fit: each removal's undo entry,
+        // written as it goes, keeps them.
+        let (photoBytes, photo) = (tie.photoByteCount, tie.photoDescription)
+        tie.photoData = nil
+        tie.storedPhotoByteCount = photoBytes
+        tie.storedPhotoDescription = photo
+        removed.append(tie)
       }
       for tie in removed {
         guard let snapshot = try TieSnapshot.take(tie.id, in: db, withWears: true) else { continue }

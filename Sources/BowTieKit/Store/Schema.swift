@@ -84,6 +84,27 @@ enum Schema {
           """)
     }
 
+    // A seeded tie's lastWorn is the date of a real wear, which the history did not hold:
+    // a new store's monthly chart was empty. It becomes one recorded wear, taken from the
+    // wears before the history, so timesWorn stays as it was. Ties whose lastWorn is
+    // already a recorded wear (`wear` keeps it so) are left alone. It touches nothing v5
+    // adds, and the migrator runs every migration a store lacks, so a store that reached
+    // v5 first gets this one after.
+    migrator.registerMigration("v4: seeded wears as events") { db in
+      try db.execute(
+        sql: """
+          CREATE TEMP TABLE seededWear AS
+            SELECT id, lastWorn FROM bowTie
+            WHERE lastWorn IS NOT NULL AND wearsBeforeHistory > 0
+              AND NOT EXISTS (
+                SELECT 1 FROM wearEvent WHERE tieId = bowTie.id AND wornAt = bowTie.lastWorn);
+          UPDATE bowTie SET wearsBeforeHistory = wearsBeforeHistory - 1, timesWorn = timesWorn - 1
+            WHERE id IN (SELECT id FROM seededWear);
+          INSERT INTO wearEvent (tieId, wornAt) SELECT id, lastWorn FROM seededWear;
+          DROP TABLE seededWear;
+          """)
+    }
+
     // What a photo is (PNG or JPEG) and its size in pixels, so that `show` and
     // `list --json` say so without reading every photo. Photos stored so far were checked
     // for PNG's signature only: each is described from its header, and one that cannot be

@@ -46,25 +46,48 @@ extension BowTieStore {
     throws(BowTieError)
   {
     try read { db in
-      var request = BowTie.all().select(BowTie.allColumnsButPhotoBytes)
-      let columns = BowTie.Columns.self
-      if filter.favoritesOnly { request = request.filter(columns.isFavorite == true) }
-      if let minimum = filter.minimumRating { request = request.filter(columns.rating >= minimum) }
-      if let maximum = filter.maximumRating { request = request.filter(columns.rating <= maximum) }
-      if let since = filter.wornSince {
-        request = request.filter(columns.lastWorn >= StorageDate.format(since))
-      }
-      if let since = filter.notWornSince {
-        request = request.filter(
-          columns.lastWorn == nil || columns.lastWorn < StorageDate.format(since))
-      }
-      if filter.neverWorn { request = request.filter(columns.timesWorn == 0) }
-      request = Self.order(request, filter.sort)
-      if filter.reverse { request = request.reversed() }
-      if let limit = filter.limit { request = request.limit(limit) }
-      let cursor = try request.fetchCursor(db)
+      let cursor = try Self.request(filter).select(BowTie.allColumnsButPhotoBytes)
+        .fetchCursor(db)
       while let tie = try cursor.next() { try body(tie) }
     }
+  }
+
+  /// Like ``forEachTie(_:_:)``, but first calls `names` with the search key and name of
+  /// each tie it is about to pass: a listing in columns sizes them before its first line.
+  /// Both readings, one row at a time, see one snapshot.
+  public func forEachTie(
+    _ filter: TieFilter, names: (_ key: String, _ name: String) throws -> Void,
+    _ body: (BowTie) throws -> Void
+  ) throws(BowTieError) {
+    try read { db in
+      let columns = BowTie.Columns.self
+      let rows = try Row.fetchCursor(
+        db, Self.request(filter).select(columns.searchKey, columns.name))
+      while let row = try rows.next() { try names(row[0], row[1]) }
+      let ties = try Self.request(filter).select(BowTie.allColumnsButPhotoBytes).fetchCursor(db)
+      while let tie = try ties.next() { try body(tie) }
+    }
+  }
+
+  /// The ties that pass `filter`, in its order.
+  private static func request(_ filter: TieFilter) -> QueryInterfaceRequest<BowTie> {
+    var request = BowTie.all()
+    let columns = BowTie.Columns.self
+    if filter.favoritesOnly { request = request.filter(columns.isFavorite == true) }
+    if let minimum = filter.minimumRating { request = request.filter(columns.rating >= minimum) }
+    if let maximum = filter.maximumRating { request = request.filter(columns.rating <= maximum) }
+    if let since = filter.wornSince {
+      request = request.filter(columns.lastWorn >= StorageDate.format(since))
+    }
+    if let since = filter.notWornSince {
+      request = request.filter(
+        columns.lastWorn == nil || columns.lastWorn < StorageDate.format(since))
+    }
+    if filter.neverWorn { request = request.filter(columns.timesWorn == 0) }
+    request = order(request, filter.sort)
+    if filter.reverse { request = request.reversed() }
+    if let limit = filter.limit { request = request.limit(limit) }
+    return request
   }
 
   private static func order(_ request: QueryInterfaceRequest<BowTie>, _ sort: TieFilter.Sort)

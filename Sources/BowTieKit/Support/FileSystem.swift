@@ -43,15 +43,73 @@ enum FileSystem {
   /// Writes under a temporary name in the same folder, syncs, then renames into place,
   /// so a reader never sees half a file, even after a crash.
   static func writeAtomically(_ data: Data, to file: URL, mode: mode_t = 0o600) throws {
+    try writeAtomically(to: file, mode: mode) { $0.write(bytes: data) }
+  }
+
+  /// Writes what `body` writes, under a temporary name in the same folder, then syncs and
+  /// renames it into place. If `body` throws or a write fails, the temporary file goes and
+  /// `file` stays as it was.
+  static func writeAtomically(
+    to file: URL, mode: mode_t = 0o600, _ body: (inout DescriptorOutputStream) throws -> Void
+  ) throws {
     let temporary = file.deletingLastPathComponent()
       .appendingPathComponent(temporaryPrefix + UUID().text)
     let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
     guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
-    var failure: Int32 = 0
-    data.withUnsafeBytes { buffer in
+    var output = DescriptorOutputStream(descriptor: descriptor)
+    do {
+      try body(&output)
+    } catch {
+      close(descriptor)
+      unlink(temporary.path)
+      throw error
+    }
+    output.flush()
+    var failure = output.failure
+    if failure == 0 && fsync(descriptor) != 0 { failure = errno }
+    close(descriptor)
+    if failure == 0 && rename(temporary.path, file.path) != 0 { failure = errno }
+    if failure != 0 {
+      unlink(temporary.path)
+      throw POSIXError(POSIXErrorCode(rawValue: failure) ?? .EIO)
+    }
+  }
+}
+
+/// Text written to a file descriptor in pieces of 64 KiB, so a long document is never
+/// held whole. A failed write is kept in ``failure`` and drops what follows: the caller
+/// checks it once at the end, as `TextOutputStream` cannot throw.
+public struct DescriptorOutputStream: TextOutputStream {
+  public let descriptor: Int32
+  /// The `errno` of the first failed write, or 0.
+  public private(set) var failure: Int32 = 0
+  private var buffer: [UInt8] = []
+
+  public init(descriptor: Int32) {
+    self.descriptor = descriptor
+    buffer.reserveCapacity(Self.pieceSize)
+  }
+
+  private static let pieceSize = 1 << 16
+
+  public mutating func write(_ string: String) {
+    buffer.append(contentsOf: string.utf8)
+    if buffer.count >= Self.pieceSize { flush() }
+  }
+
+  public mutating func write(bytes: some Sequence<UInt8>) {
+    buffer.append(contentsOf: bytes)
+    if buffer.count >= Self.pieceSize { flush() }
+  }
+
+  /// Writes out what is buffered.
+  public mutating func flush() {
+    defer { buffer.removeAll(keepingCapacity: true) }
+    guard failure == 0 else { return }
+    buffer.withUnsafeBytes { bytes in
       var offset = 0
-      while offset < buffer.count {
-        let written = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+      while offset < bytes.count {
+        let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
         if written < 0 {
           if errno == EINTR { continue }
           failure = errno
@@ -59,13 +117,6 @@ enum FileSystem {
         }
         offset += written
       }
-    }
-    if failure == 0 && fsync(descriptor) != 0 { failure = errno }
-    close(descriptor)
-    if failure == 0 && rename(temporary.path, file.path) != 0 { failure = errno }
-    if failure != 0 {
-      unlink(temporary.path)
-      throw POSIXError(POSIXErrorCode(rawValue: failure) ?? .EIO)
     }
   }
 }
@@ -95,6 +146,21 @@ public enum AtomicFile {
   public static func write(_ data: Data, to url: URL, mode: mode_t = 0o644) throws(BowTieError) {
     do {
       try FileSystem.writeAtomically(data, to: url, mode: mode)
+    } catch {
+      throw .outputUnwritable(path: url.path, reason: error.reason)
+    }
+  }
+
+  /// Writes what `body` writes, a piece at a time, under a temporary name beside `url`,
+  /// then renames it into place. A ``BowTieError`` from `body` is passed on as it is.
+  public static func write(
+    to url: URL, mode: mode_t = 0o644,
+    _ body: (inout DescriptorOutputStream) throws(BowTieError) -> Void
+  ) throws(BowTieError) {
+    do {
+      try FileSystem.writeAtomically(to: url, mode: mode) { output in try body(&output) }
+    } catch let error as BowTieError {
+      throw error
     } catch {
       throw .outputUnwritable(path: url.path, reason: error.reason)
     }

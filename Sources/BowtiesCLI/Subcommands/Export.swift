@@ -37,33 +37,42 @@ extension Bowties {
 
     func run() throws {
       let store = try storeOptions.open()
-      let items = try store.exportItems()
-      for item in items where item.tie.colorIssue != nil {
-        Terminal.warning("\(item.tie.name): its color cannot be read; exported without a color")
-      }
       let exporter = Exporter(format: format, binaryPlist: binary)
+      let warn = { (tie: BowTie) in
+        Terminal.warning("\(tie.name): its color cannot be read; exported without a color")
+      }
+      let noImages = { (_: String, _: Data) throws(BowTieError) in }
       guard let output, output != "-" else {
-        FileHandle.standardOutput.write(try exporter.export(items, toFolder: false).document)
+        try StandardOutput.write { document throws(BowTieError) in
+          _ = try exporter.write(
+            from: store, toFolder: false, to: &document, image: noImages, warn: warn)
+        }
         return
       }
       var isDirectory: ObjCBool = false
       let exists = FileManager.default.fileExists(atPath: output, isDirectory: &isDirectory)
       guard (exists && isDirectory.boolValue) || output.hasSuffix("/") else {
-        try AtomicFile.write(
-          try exporter.export(items, toFolder: false).document, to: URL(fileURLWithPath: output))
+        try AtomicFile.write(to: URL(fileURLWithPath: output)) { document throws(BowTieError) in
+          _ = try exporter.write(
+            from: store, toFolder: false, to: &document, image: noImages, warn: warn)
+        }
         return
       }
       let folder = URL(fileURLWithPath: output, isDirectory: true)
-      let result = try exporter.export(items, toFolder: format != .csv)
       let images = folder.appendingPathComponent("images", isDirectory: true)
       try AtomicFile.createFolder(images)
-      for (name, data) in result.images.sorted(by: { $0.key < $1.key }) {
-        try AtomicFile.write(data, to: images.appendingPathComponent(name))
+      var summary = Exporter.Summary()
+      // The photos are in place before the seed file that names them.
+      try AtomicFile.write(to: folder.appendingPathComponent(exporter.folderFileName)) {
+        document throws(BowTieError) in
+        summary = try exporter.write(
+          from: store, toFolder: format != .csv, to: &document,
+          image: { name, data throws(BowTieError) in
+            try AtomicFile.write(data, to: images.appendingPathComponent(name))
+          }, warn: warn)
       }
-      try AtomicFile.write(
-        result.document, to: folder.appendingPathComponent(exporter.folderFileName))
       Terminal.printLine(
-        "exported \(items.count) ties and \(result.images.count) photos to \(folder.path)")
+        "exported \(summary.ties) ties and \(summary.photoFiles) photos to \(folder.path)")
     }
   }
 }

@@ -36,12 +36,13 @@ extension Bowties {
     func run() throws {
       let store = try storeOptions.open()
       let (start, end) = try range()
-      let records = try store.history(of: tie, since: start, until: end)
       if output.json {
-        try TieOutput(json: true).printJSON(records.map(WearJSON.init))
+        var array = JSONArrayOutput<WearJSON>()
+        try store.forEachWear(of: tie, since: start, until: end) { try array.append(WearJSON($0)) }
+        try array.finish()
         return
       }
-      for record in records {
+      try store.forEachWear(of: tie, since: start, until: end) { record in
         let when = TieOutput.dateTimeFormatter.string(from: record.event.wornAt)
         Terminal.printLine("\(when)  \(record.searchKey)  \(record.name)")
       }

@@ -17,7 +17,7 @@ extension Bowties {
       if output.json {
         try TieOutput(json: true).streamJSON(from: store, filter)
       } else {
-        TieOutput(json: false).printList(try store.ties(filter), store: store)
+        try TieOutput(json: false).printList(from: store, filter)
       }
     }
   }

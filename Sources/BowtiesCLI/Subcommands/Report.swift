@@ -11,10 +11,13 @@ extension Bowties {
       abstract: "Summarize the wardrobe: counts, most and least worn, stale ties, wears per "
         + "month, ratings and a suggestion.",
       discussion: """
-        Made for cron: no color, pager, prompt or terminal-width guessing; nothing on \
-        stderr on success; one line on stderr and a non-zero exit on failure. Days and \
-        months are counted in the local time zone ($TZ). With --as-of, the same store \
-        gives the same bytes.
+        A summary: each list shows its total and its first --limit ties (default \
+        \(ReportBuilder.defaultLimit)); every tie is listed in a store of up to \
+        \(ReportBuilder.allTiesThreshold) ties. --all shows every list whole. Made for \
+        cron: no color, pager, prompt or terminal-width guessing; nothing on stderr on \
+        success; one line on stderr and a non-zero exit on failure. Days and months are \
+        counted in the local time zone ($TZ). With --as-of, the same store gives the \
+        same bytes.
         """)
 
     @Option(help: "text, markdown, html, json or csv.")
@@ -27,6 +30,15 @@ extension Bowties {
 
     @Option(help: ArgumentHelp("How many months of wears to chart.", valueName: "n"))
     var months = 12
+
+    @Option(
+      help: ArgumentHelp(
+        "How many ties each list shows (default \(ReportBuilder.defaultLimit)).",
+        valueName: "n"))
+    var limit: Int?
+
+    @Flag(help: "Show every list whole, and every tie, however many.")
+    var all = false
 
     @Option(
       name: .shortAndLong,
@@ -48,18 +60,26 @@ extension Bowties {
       guard (1...120).contains(months) else {
         throw ValidationError("--months must be from 1 to 120")
       }
+      if let limit {
+        guard !all else { throw ValidationError("--limit and --all cannot be used together") }
+        guard limit >= 1 else { throw ValidationError("--limit must be 1 or more") }
+      }
     }
 
     func run() throws {
       let store = try storeOptions.open()
       let builder = ReportBuilder(
-        asOf: try asOfOptions.date(), staleDays: staleDays, months: months)
-      let report = try builder.build(from: store)
-      let text = ReportRenderer.render(report, as: format, locale: Terminal.locale)
+        asOf: try asOfOptions.date(), staleDays: staleDays, months: months,
+        limit: all ? nil : limit ?? ReportBuilder.defaultLimit)
+      let locale = Terminal.locale
       if let output, output != "-" {
-        try AtomicFile.write(Data(text.utf8), to: URL(fileURLWithPath: output))
+        try AtomicFile.write(to: URL(fileURLWithPath: output)) { file throws(BowTieError) in
+          try builder.write(from: store, as: format, locale: locale, to: &file)
+        }
       } else {
-        FileHandle.standardOutput.write(Data(text.utf8))
+        try StandardOutput.write { output throws(BowTieError) in
+          try builder.write(from: store, as: format, locale: locale, to: &output)
+        }
       }
     }
   }

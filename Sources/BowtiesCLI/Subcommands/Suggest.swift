@@ -27,8 +27,8 @@ extension Bowties {
 
     func run() throws {
       let store = try storeOptions.open()
-      let suggestions = Suggester.suggestions(
-        for: try store.allTies(), asOf: try asOfOptions.date(), calendar: .current, count: count)
+      let suggestions = try Suggester.suggestions(
+        from: store, asOf: try asOfOptions.date(), count: count)
       if output.json {
         try TieOutput(json: true).printJSON(suggestions)
         return

@@ -112,20 +112,26 @@ struct TieOutput {
   }
 
   /// Many ties, one line each for people: `list` (``streamJSON(from:_:)`` for scripts).
-  func printList(_ ties: [BowTie], store: BowTieStore) {
-    for tie in ties { warnAbout(tie, store: store) }
-    let keys = ties.map(\.searchKey.withVisibleControlCharacters)
-    let names = ties.map(\.name.withVisibleControlCharacters)
-    let keyWidth = keys.map(\.count).max() ?? 1
-    let nameWidth = names.map(\.count).max() ?? 1
-    for (index, tie) in ties.enumerated() {
+  /// The columns are sized in a first reading of the keys and names, and the lines printed
+  /// in a second, one tie at a time, so a million ties need not fit in memory.
+  func printList(from store: BowTieStore, _ filter: TieFilter) throws {
+    var keyWidth = 1
+    var nameWidth = 1
+    let measure = { (key: String, name: String) in
+      keyWidth = max(keyWidth, key.withVisibleControlCharacters.count)
+      nameWidth = max(nameWidth, name.withVisibleControlCharacters.count)
+    }
+    try store.forEachTie(filter, names: measure) { tie in
+      warnAbout(tie, store: store)
       let worn =
         tie.timesWorn == 0
         ? "never worn"
         : "worn \(tie.timesWorn)×, last \(tie.lastWorn.map(Self.day) ?? "?")"
       let fields = [
-        keys[index].padding(toLength: keyWidth, withPad: " ", startingAt: 0),
-        names[index].padding(toLength: nameWidth, withPad: " ", startingAt: 0),
+        tie.searchKey.withVisibleControlCharacters.padding(
+          toLength: keyWidth, withPad: " ", startingAt: 0),
+        tie.name.withVisibleControlCharacters.padding(
+          toLength: nameWidth, withPad: " ", startingAt: 0),
         "\(BowTie.formatRating(tie.rating))/5".padding(toLength: 5, withPad: " ", startingAt: 0),
         tie.isFavorite ? "★" : " ",
         colorText(tie),
