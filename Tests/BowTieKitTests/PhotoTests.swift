@@ -53,7 +53,7 @@ struct PhotoStoreTests {
 
   @Test("a library caller's unchecked bytes are checked when saved")
   func saveChecks() throws {
-    let store = try BowTieStore.inMemory()
+    let store = try makeInMemoryStore()
     let bad = BowTie(
       name: "Bad", searchKey: "BAD", photoData: try Self.photo("corrupt/garbage.jpg"))
     #expect {

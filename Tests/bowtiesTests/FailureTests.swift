@@ -188,7 +188,7 @@ struct InterruptedSeedTests {
     let seen = watch.waitForRenames(max(photos, 1), timeout: 60)
     kill(process.processIdentifier, SIGKILL)
     process.waitUntilExit()
-    #expect(seen == max(photos, 1), "the seed finished or stalled first")
+    #expect(seen >= max(photos, 1), "the seed finished or stalled first")
     #expect(process.terminationReason == .uncaughtSignal)
     #expect(FileManager.default.fileExists(atPath: marker.path))
     let left = try FileManager.default.contentsOfDirectory(atPath: external.path)
