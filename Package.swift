@@ -27,13 +27,22 @@ let package = Package(
         "CLibXML2", "ImageCodecs",
         .product(name: "GRDB", package: "GRDB.swift"),
         .product(name: "Crypto", package: "swift-crypto"),
+      ],
+      plugins: ["EmbedSampleData"]
+    ),
+    // The store on a PostgreSQL server: connection settings as libpq reads them, the
+    // connection (postgres-nio, TLS by NIOSSL), the schema and the engine BowTieKit's store
+    // runs on. Kept out of BowTieKit so that what does not need a server does not build one.
+    .target(
+      name: "BowTiePostgres",
+      dependencies: [
+        "BowTieKit",
         .product(name: "PostgresNIO", package: "postgres-nio"),
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOPosix", package: "swift-nio"),
         .product(name: "NIOSSL", package: "swift-nio-ssl"),
         .product(name: "Logging", package: "swift-log"),
-      ],
-      plugins: ["EmbedSampleData"]
+      ]
     ),
     // libxml2's streaming reader, for XML seed plists too large for Foundation's parser.
     .systemLibrary(
@@ -83,7 +92,9 @@ let package = Package(
     ),
     // A PostgreSQL server in a temporary folder, for the tests of both engines.
     .target(name: "PostgresTestSupport", path: "Tests/PostgresTestSupport"),
-    .testTarget(name: "BowTieKitTests", dependencies: ["BowTieKit", "PostgresTestSupport"]),
+    .testTarget(name: "BowTieKitTests", dependencies: ["BowTieKit"]),
+    .testTarget(
+      name: "BowTiePostgresTests", dependencies: ["BowTiePostgres", "PostgresTestSupport"]),
     .testTarget(name: "TerminalImageTests", dependencies: ["TerminalImage", "ImageCodecs"]),
     .testTarget(name: "ImageCodecsTests", dependencies: ["ImageCodecs"]),
     .testTarget(

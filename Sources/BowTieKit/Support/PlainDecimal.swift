@@ -4,8 +4,8 @@
 /// Nothing else, whatever `Double(_:)` or `Decimal(string:)` would take: no sign, no
 /// exponent, no `nan` or `inf`, no hexadecimal (`0x10`), and no digits of other scripts,
 /// which `Character.isNumber` and `isHexDigit` accept and the integer parsers then refuse.
-enum PlainDecimal {
-  static func isPlain(_ text: some StringProtocol) -> Bool {
+public enum PlainDecimal {
+  public static func isPlain(_ text: some StringProtocol) -> Bool {
     var digitsBefore = 0
     var digitsAfter = 0
     var sawDot = false
@@ -23,7 +23,7 @@ enum PlainDecimal {
   }
 
   /// Whether `text` is ASCII digits only, at least one.
-  static func isDigits(_ text: some StringProtocol) -> Bool {
+  public static func isDigits(_ text: some StringProtocol) -> Bool {
     !text.isEmpty && text.utf8.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
   }
 }

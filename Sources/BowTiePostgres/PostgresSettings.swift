@@ -1,3 +1,4 @@
+import BowTieKit
 import Foundation
 
 /// How to reach a PostgreSQL store: a connection URI read as libpq reads one, with psql's

@@ -1,12 +1,13 @@
+import BowTieKit
 import Foundation
 import Testing
 
-@testable import BowTieKit
+@testable import BowTiePostgres
 
 /// Connection URIs, variables and the password file, read as libpq reads them.
 @Suite("PostgreSQL settings")
 struct PostgresSettingsTests {
-  private let home = TemporaryFolder()
+  private let home = Home()
 
   private func read(_ uri: String, _ environment: [String: String] = [:]) throws
     -> PostgresSettings
@@ -102,4 +103,13 @@ struct PostgresSettingsTests {
       try read("postgresql://bob@h/d", ["PGPASSFILE": elsewhere.path]).password == "from-pgpassfile"
     )
   }
+}
+
+/// A HOME folder of its own, removed with the value.
+private final class Home: Sendable {
+  let url = URL(fileURLWithPath: NSTemporaryDirectory())
+    .appendingPathComponent("bowties-home-\(UUID().uuidString)", isDirectory: true)
+
+  init() { try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true) }
+  deinit { try? FileManager.default.removeItem(at: url) }
 }

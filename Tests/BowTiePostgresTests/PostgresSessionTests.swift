@@ -1,10 +1,11 @@
+import BowTieKit
 import Foundation
 import NIOCore
 import PostgresNIO
 import PostgresTestSupport
 import Testing
 
-@testable import BowTieKit
+@testable import BowTiePostgres
 
 /// Connecting to a real server: authentication, TLS and the errors a user meets, each one
 /// line that names the store with its password masked.
