@@ -59,6 +59,8 @@ public enum BowTieError: Error, Equatable, Sendable {
   case noPhoto(tie: String)
   /// A tie's photo lives in a file that is missing or unreadable.
   case photoUnavailable(tie: String, path: String, reason: String)
+  /// Undo would take back a change to a tie that another user changed since.
+  case changedByOtherUser(tie: String, change: String, user: String)
 }
 
 /// Which attribute failed validation, and why, like Core Data's "rating is too large".
@@ -116,6 +118,9 @@ extension BowTieError: LocalizedError {
     case .storeFromNewerVersion(let path, let unknown):
       return "the store \(path) was written by a newer bowties "
         + "(unknown schema versions: \(unknown.joined(separator: ", "))); upgrade bowties to use it"
+    case .changedByOtherUser(let tie, let change, let user):
+      return "cannot undo your \(change) of \(tie): \(user) changed it since; "
+        + "undo as that user, or change the tie again"
     case .storeBusy(let path):
       return "the store \(path) is busy: another process held it past the timeout; try again"
     case .transformerNotRegistered(let name):

@@ -20,7 +20,8 @@ public struct Bowties: ParsableCommand {
       65 invalid data; 66 an input file missing, unreadable or unusable (a photo that \
       does not decode); 70 internal error; \
       74 the store unreadable, unwritable, damaged or from a newer bowties; \
-      75 the store busy past the timeout ($BOWTIES_BUSY_TIMEOUT seconds, default 10).
+      75 the store busy past the timeout ($BOWTIES_BUSY_TIMEOUT seconds, default 10); \
+      77 undo refused: another user changed the tie since.
       """,
     version: "0.1.0",
     subcommands: [

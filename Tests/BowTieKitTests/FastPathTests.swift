@@ -145,50 +145,40 @@ struct FastPathTests {
     var other = RandomUUIDs()
     #expect(!seen.contains(other.next()))
   }
-  @Test("a log record's append writes the row GRDB's insert writes, and takes the next row id")
+  @Test("a wear and an undo entry read back as appended, with the ids the store gave them")
   func logRecordAppend() throws {
     let store = try makeInMemoryStore()
     try store.seed(SampleData.entries())
     let tie = try store.tie(matching: "R")
     let date = Date(timeIntervalSince1970: 1_790_000_000.25)
-    var snapshotRow: Row?
-    try store.dbWriter.read { db in
-      snapshotRow = try Row.fetchOne(db, sql: "SELECT * FROM bowTie WHERE searchKey = 'R'")
+    var snapshot = try store.read { connection in
+      try #require(try TieSnapshot.take(tie.id, in: connection, withWears: true))
     }
-    var snapshot = TieSnapshot(try #require(snapshotRow), wears: [date])
-    // An entry that names a photo file fills every undo column (and, without the inline
-    // photo, a failure stays readable).
-    snapshot.columns["photoFile"] = .text("0F1E2D.png")
+    // An entry that names a photo file fills every undo column.
+    snapshot.columns["photoFile"] = .text(String(repeating: "0f", count: 32))
     snapshot.columns["photoData"] = .null
+    snapshot.wears = [date]
     let changes: [UndoableChange] = [
       .wear(eventID: 7, wornAt: date, previousLastWorn: nil), .rate(previous: 4, new: 2.5),
-      .favorite(previous: true, new: false), .edit(previous: snapshot),
+      .favorite(previous: true, new: false), .add(name: "Red"), .edit(previous: snapshot),
+      .remove(previous: snapshot),
     ]
-    try store.dbWriter.write { db in
-      /// The two newest rows of `table`, each without its id, and their ids.
-      func newestTwo(_ table: String) throws -> ([[String: DatabaseValue]], [Int64]) {
-        let rows = try Row.fetchAll(db, sql: "SELECT * FROM \(table) ORDER BY id DESC LIMIT 2")
-        let values = rows.map { row in
-          Dictionary(uniqueKeysWithValues: row.filter { $0.0 != "id" }.map { ($0.0, $0.1) })
-        }
-        return (values, rows.map { $0["id"] })
-      }
-      var inserted = WearEvent(tieID: tie.id, wornAt: date)
-      try inserted.insert(db)
-      var appended = WearEvent(tieID: tie.id, wornAt: date)
-      try appended.append(to: db)
-      let (events, eventIDs) = try newestTwo("wearEvent")
-      #expect(events[0] == events[1])
-      #expect(appended.id == eventIDs[0] && inserted.id == eventIDs[1])
-      #expect(eventIDs[0] == eventIDs[1] + 1)
+    try store.write { connection, _ in
+      var first = WearEvent(tieID: tie.id, wornAt: date)
+      try first.append(to: connection)
+      var second = WearEvent(tieID: tie.id, wornAt: date)
+      try second.append(to: connection)
+      let events = try connection.fetchAll(
+        "SELECT id, tieId, wornAt FROM wearEvent ORDER BY id DESC LIMIT 2", [], WearEvent.init)
+      #expect(events == [second, first])
+      #expect(try #require(second.id) == (try #require(first.id)) + 1)
       for change in changes {
-        var inserted = UndoEntry(madeAt: date, tieID: tie.id, change: change)
-        try inserted.insert(db)
-        var appended = UndoEntry(madeAt: date, tieID: tie.id, change: change)
-        try appended.append(to: db)
-        let (entries, entryIDs) = try newestTwo("undoEntry")
-        #expect(entries[0] == entries[1], "\(change)")
-        #expect(appended.id == entryIDs[0] && inserted.id == entryIDs[1])
+        var entry = UndoEntry(madeAt: date, madeBy: "ann@host", tieID: tie.id, change: change)
+        try entry.append(to: connection)
+        let stored = try connection.fetchOne(
+          "SELECT \(UndoEntry.columns), photoFile FROM undoEntry ORDER BY id DESC LIMIT 1")
+        #expect(try UndoEntry(row: try #require(stored)) == entry, "\(change)")
+        #expect(stored?["photoFile"] == change.photoFile.sqlValue, "\(change)")
       }
     }
   }

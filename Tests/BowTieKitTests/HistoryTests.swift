@@ -87,6 +87,38 @@ struct HistoryTests {
     #expect(try countsAgree(folder))
   }
 
+  @Test(
+    "undo takes back the user's own newest change, and refuses when another user changed the tie since"
+  )
+  func undoIsPerUser() throws {
+    let (folder, shared) = try seededStore()
+    var ann = shared
+    ann.user = "ann@laptop"
+    var bob = shared
+    bob.user = "bob@desktop"
+    try ann.rate("I", rating: 5)
+    try bob.rate("O", rating: 1)
+    try ann.wear("O", on: start)
+    // Bob's newest change is his own rating of O, which Ann wore since.
+    #expect(
+      throws: BowTieError.changedByOtherUser(
+        tie: "Orange Bow Tie", change: "rate", user: "ann@laptop")
+    ) {
+      try bob.undo()
+    }
+    #expect(try shared.tie(matching: "O").rating == 1)
+    // Ann's newest is her wear of O; then her rating of I, past Bob's change of another tie.
+    guard case .wear? = try ann.undo()?.change else {
+      Issue.record("expected Ann's wear")
+      return
+    }
+    #expect(try ann.undo()?.change == .rate(previous: 3, new: 5))
+    #expect(try ann.undo() == nil)
+    // With Ann's wear taken back, Bob's rating is his to undo.
+    #expect(try bob.undo()?.change == .rate(previous: 3.5, new: 1))
+    #expect(try countsAgree(folder))
+  }
+
   @Test("a seeded tie's last wear is recorded; the rest of timesWorn came before the history")
   func seededLastWear() throws {
     let (folder, store) = try seededStore()
@@ -175,14 +207,15 @@ struct HistoryTests {
   func undoValidates() throws {
     let (folder, store) = try seededStore()
     let tie = try store.tie(matching: "R")
-    try DatabaseQueue(path: folder.storeURL.path).write { db in
-      var entry = UndoEntry(madeAt: start, tieID: tie.id, change: .rate(previous: 9, new: 4))
-      try entry.insert(db)
+    try store.write { connection, _ in
+      var entry = UndoEntry(
+        madeAt: start, madeBy: UndoUser.current, tieID: tie.id, change: .rate(previous: 9, new: 4))
+      try entry.append(to: connection)
     }
     #expect(throws: BowTieError.self) { try store.undo() }
     #expect(try store.tie(matching: "R").rating == 4)
     let entries = try DatabaseQueue(path: folder.storeURL.path).read { db in
-      try UndoEntry.fetchCount(db)
+      try Int.fetchOne(db, sql: "SELECT count(*) FROM undoEntry")
     }
     #expect(entries == 1)
   }

@@ -124,7 +124,7 @@ struct StoreTests {
   @Test("a large seed into an empty store builds its indexes at the end: the same schema")
   func bulkSeedIndexes() throws {
     func schema(_ store: BowTieStore) throws -> [String] {
-      try store.read { db in
+      try store.dbWriter.read { db in
         try String.fetchAll(
           db,
           sql:
@@ -156,7 +156,7 @@ struct StoreTests {
     #expect(try schema(store) == fresh)
     #expect(try store.history(of: "K7").map(\.event.wornAt) == [many[7].tie.lastWorn])
     // The indexes hold every row: a look-up through each finds it.
-    let found = try store.read { db in
+    let found = try store.dbWriter.read { db in
       try Int.fetchOne(
         db,
         sql: """

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Testing
 
 @testable import BowTieKit
 
@@ -52,6 +53,14 @@ final class TemporaryFolder: Sendable {
 func makeInMemoryStore() throws -> BowTieStore {
   ColorAttributeTransformer.register()
   return try BowTieStore(DatabaseQueue(), externalDataDirectory: nil)
+}
+
+extension BowTieStore {
+  /// The SQLite database under a test's store, for what only GRDB reaches (the schema,
+  /// rows written as another tool would).
+  var dbWriter: any DatabaseWriter {
+    get throws { try #require(engine as? SQLiteEngine).dbWriter }
+  }
 }
 
 /// A seed dictionary for one tie, with every key the format has.

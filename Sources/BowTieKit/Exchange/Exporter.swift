@@ -300,11 +300,13 @@ extension BowTieStore {
     throws(BowTieError)
   {
     try read { db in
-      let ties = try BowTie.all().orderedLikeTheApp().fetchCursor(db)
-      while let tie = try ties.next() {
+      try db.forEachRow(
+        "SELECT \(BowTie.allColumns) FROM bowTie ORDER BY \(BowTie.appOrder)", []
+      ) { row in
+        let tie = try BowTie(row: row)
         // The row brought an inline photo's bytes; an external one is read from its file.
         let photo = try tie.externalPhotoName.map { name throws(BowTieError) in
-          try photos.read(name, expectedSize: tie.storedPhotoByteCount, tie: tie.name)
+          try engine.readPhoto(name, expectedSize: tie.storedPhotoByteCount, tie: tie.name)
         }
         try body(Exporter.Item(tie: tie, photo: photo ?? tie.photoData))
       }

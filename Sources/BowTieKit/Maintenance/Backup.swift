@@ -22,6 +22,9 @@ extension BowTieStore {
   /// is written under a temporary name and renamed into place once complete, photos
   /// first, so a failed or killed backup leaves nothing that looks like a backup.
   public func backup(to destination: URL) throws(BowTieError) -> BackupSummary {
+    guard let sqlite = engine as? SQLiteEngine else {
+      throw .storeUnreadable(path: path, reason: "a backup of this store is not supported yet")
+    }
     var info = stat()
     guard lstat(destination.path, &info) != 0 else {
       throw .outputUnwritable(
@@ -36,7 +39,7 @@ extension BowTieStore {
       // Private, as the store is: SQLite keeps the mode of a file that exists.
       let descriptor = Glibc.open(temporary.path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
       guard descriptor >= 0 else { throw POSIXError.current }
-      close(descriptor)
+      Glibc.close(descriptor)
     } catch {
       throw .outputUnwritable(path: destination.path, reason: error.reason)
     }
@@ -48,13 +51,15 @@ extension BowTieStore {
     // A second connection holds the write lock while this one reads its snapshot: the
     // backup API cannot read through a connection that is itself in a write transaction.
     do {
-      let config = Self.configuration(busyTimeout: try Self.defaultBusyTimeout, pragmas: "")
+      let config = SQLiteEngine.configuration(
+        busyTimeout: try Self.defaultBusyTimeout, pragmas: "")
       let lock = try DatabaseQueue(path: path, configuration: config)
       defer { try? lock.close() }
       return try lock.writeWithoutTransaction { lockDB in
         var summary: BackupSummary?
         try lockDB.inTransaction(.immediate) {
-          summary = try copy(to: destination, through: temporary, photoFolder: photoFolder)
+          summary = try Self.copy(
+            sqlite, to: destination, through: temporary, photoFolder: photoFolder)
           return .rollback
         }
         return summary!
@@ -62,15 +67,15 @@ extension BowTieStore {
     } catch let error as BowTieError {
       throw error
     } catch {
-      throw Self.storeError(error, path: path)
+      throw SQLiteEngine.storeError(error, path: path)
     }
   }
 
   /// The copy itself, run while the write lock is held.
-  private func copy(to destination: URL, through temporary: URL, photoFolder: URL) throws
-    -> BackupSummary
-  {
-    try dbWriter.read { db in
+  private static func copy(
+    _ sqlite: SQLiteEngine, to destination: URL, through temporary: URL, photoFolder: URL
+  ) throws -> BackupSummary {
+    try sqlite.dbWriter.read { db in
       do {
         let copy = try DatabaseQueue(path: temporary.path)
         try copy.writeWithoutTransaction { copyDB in try db.backup(to: copyDB) }
@@ -79,11 +84,12 @@ extension BowTieStore {
         throw BowTieError.outputUnwritable(path: destination.path, reason: error.reason)
       }
       // A name that is not a photo file's is never made into a path; doctor reports it.
-      let names = try Self.referencedPhotoFiles(db).filter(PhotoStorage.isFileName)
+      let names = try PhotoReferences.all(in: SQLiteConnection(db: db))
+        .filter(PhotoStorage.isFileName)
       let copies = PhotoStorage(directory: photoFolder)
       do {
         for name in names {
-          try copies.copy(name, from: photos)
+          try copies.copy(name, from: sqlite.photos)
         }
       } catch {
         throw BowTieError.outputUnwritable(
@@ -94,7 +100,9 @@ extension BowTieStore {
           path: destination.path, reason: POSIXError.current.reason)
       }
       return BackupSummary(
-        path: destination.path, ties: try BowTie.fetchCount(db), photoFiles: names.count)
+        path: destination.path,
+        ties: try Int.fetchOne(db, sql: "SELECT count(*) FROM bowTie") ?? 0,
+        photoFiles: names.count)
     }
   }
 
@@ -123,11 +131,13 @@ extension BowTieStore {
     let sourcePhotos = PhotoStorage(
       directory: StoreLocation.externalDataDirectory(forStoreAt: source))
     do {
-      let backup = try openForReading(at: source)
+      let backup = try SQLiteEngine.openForReading(at: source)
       defer { try? backup.close() }
-      let names = try backup.read { db in try checkedForRestore(db, source: source) }
-      let store = try open(at: url).store
-      defer { try? store.closeDatabase() }
+      let names = try backup.read { db in
+        try checkedForRestore(SQLiteConnection(db: db), source: source)
+      }
+      let (store, _) = try SQLiteEngine.open(at: url)
+      defer { try? store.close() }
       // Marked first: files copied by a restore that dies before its commit are then
       // swept by the next open, like those of any interrupted write.
       if !names.isEmpty, let marker = store.photos.writingMarker {
@@ -145,40 +155,31 @@ extension BowTieStore {
       // Photos of the replaced inventory, and the marker, go now.
       try store.sweepInterruptedPhotoWrites()
       // An older backup is brought up to this bowties' schema.
-      try store.migrate(lockFile: migrationLock(forStoreAt: url))
-      return BackupSummary(path: url.path, ties: try store.count(), photoFiles: names.count)
+      try store.migrate(lockFile: SQLiteEngine.migrationLock(forStoreAt: url))
+      return BackupSummary(
+        path: url.path, ties: try BowTieStore(engine: store).count(), photoFiles: names.count)
     } catch let error as BowTieError {
       throw error
     } catch {
-      throw storeError(error, path: url.path)
+      throw SQLiteEngine.storeError(error, path: url.path)
     }
   }
 
   /// The photo files a backup refers to, once it is known that every name is a photo file
   /// name and every undo entry can be undone: what a backup holds becomes paths and SQL.
-  private static func checkedForRestore(_ db: Database, source: URL) throws -> [String] {
-    let names = try referencedPhotoFiles(db)
+  private static func checkedForRestore(_ db: any SQLConnection, source: URL) throws -> [String] {
+    let names = try PhotoReferences.all(in: db)
     if let name = names.first(where: { !PhotoStorage.isFileName($0) }) {
       throw BowTieError.invalidBackup(
         path: source.path,
         reason: "it refers to a photo file named '\(name)', which is not a photo file name")
     }
-    for row in try Row.fetchAll(db, sql: "SELECT * FROM undoEntry ORDER BY id") {
-      if let entry = try? UndoEntry(row: row), let problem = try entry.problem(in: db) {
+    try db.forEachRow("SELECT * FROM undoEntry ORDER BY id", []) { row in
+      if let entry = try? UndoEntry(row: row), let problem = entry.problem() {
         throw BowTieError.invalidBackup(
           path: source.path, reason: "its undo entry \(entry.id ?? 0) \(problem)")
       }
     }
     return names
-  }
-
-  /// Every photo file a tie or an undo entry refers to.
-  static func referencedPhotoFiles(_ db: Database) throws -> [String] {
-    try String.fetchAll(
-      db,
-      sql: """
-        SELECT photoFile FROM bowTie WHERE photoFile IS NOT NULL
-        UNION SELECT photoFile FROM undoEntry WHERE photoFile IS NOT NULL
-        """)
   }
 }

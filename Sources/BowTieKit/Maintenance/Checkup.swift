@@ -59,7 +59,7 @@ extension BowTieStore {
   ///
   /// - Throws: only when the store cannot be examined at all (missing, unreadable).
   public static func checkup(at url: URL, repairing: Bool) throws(BowTieError) -> Checkup {
-    _ = try colorTransformer()
+    _ = try BowTie.colorTransformer()
     var checkup = Checkup()
     var info = stat()
     guard lstat(url.path, &info) == 0 else {
@@ -78,9 +78,10 @@ extension BowTieStore {
       let queue =
         repairing
         ? try DatabaseQueue(
-          path: url.path, configuration: configuration(busyTimeout: defaultBusyTimeout, pragmas: "")
+          path: url.path,
+          configuration: SQLiteEngine.configuration(busyTimeout: defaultBusyTimeout, pragmas: "")
         )
-        : try openForReading(at: url)
+        : try SQLiteEngine.openForReading(at: url)
       defer { try? queue.close() }
       let integrity = try queue.read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check")
       }
@@ -98,7 +99,8 @@ extension BowTieStore {
       case .current: break
       }
       if !repairing {
-        try BowTieStore(opened: queue, at: url).checkContents(&checkup, repairing: false)
+        try BowTieStore(engine: SQLiteEngine(opened: queue, at: url))
+          .checkContents(&checkup, repairing: false)
         return checkup
       }
     } catch let error as DatabaseError
@@ -109,7 +111,7 @@ extension BowTieStore {
     } catch let error as BowTieError {
       throw error
     } catch {
-      throw storeError(error, path: url.path)
+      throw SQLiteEngine.storeError(error, path: url.path)
     }
     let store = try open(at: url).store
     defer { try? store.closeDatabase() }
@@ -117,8 +119,8 @@ extension BowTieStore {
     return checkup
   }
 
-  /// The rows, the undo log and the photo files.
-  private func checkContents(_ checkup: inout Checkup, repairing: Bool) throws(BowTieError) {
+  /// The rows, the undo log and the photos kept outside rows, on either engine.
+  public func checkContents(_ checkup: inout Checkup, repairing: Bool) throws(BowTieError) {
     try checkRows(&checkup, repairing: repairing)
     try checkUndoLog(&checkup, repairing: repairing)
     try checkPhotoFiles(&checkup, repairing: repairing)
@@ -129,7 +131,9 @@ extension BowTieStore {
   }
 
   /// Reports a schema this bowties cannot use as it is.
-  private static func checkSchema(_ db: Database, _ checkup: inout Checkup) throws -> SchemaState {
+  private static func checkSchema(_ db: GRDB.Database, _ checkup: inout Checkup) throws
+    -> SchemaState
+  {
     guard try db.tableExists("bowTie"), try db.tableExists("grdb_migrations") else {
       checkup.report(.schema, nil, "not a bowties store (it has no bowTie table)")
       return .unusable
@@ -162,15 +166,15 @@ extension BowTieStore {
     var photoFixes: [String] = []
     var photoNamesToClear: [String] = []
     try read { db in
-      let rows = try Row.fetchCursor(
-        db,
-        sql: """
-          SELECT bowTie.*, (SELECT count(*) FROM wearEvent WHERE tieId = bowTie.id) AS events
-          FROM bowTie ORDER BY canonicalName, canonicalKey
-          """)
-      while let row = try rows.next() {
+      try db.forEachRow(
+        """
+        SELECT \(BowTie.allColumns),
+          (SELECT count(*) FROM wearEvent WHERE tieId = bowTie.id) AS events
+        FROM bowTie ORDER BY canonicalName, canonicalKey
+        """, []
+      ) { row in
         checkup.tiesChecked += 1
-        let id: String = (try? row.decode(String.self, forColumn: "id")) ?? "?"
+        let id: String = (try? row.decode("id")) ?? "?"
         let tie: BowTie
         do {
           tie = try BowTie(row: row)
@@ -180,7 +184,7 @@ extension BowTieStore {
               "\(error)"
             }
           checkup.report(.invalidRow, "row \(id)", "cannot be read: \(reason)")
-          continue
+          return
         }
         let subject = "\(tie.name) (\(tie.searchKey))"
         if let issue = tie.colorIssue {
@@ -198,15 +202,15 @@ extension BowTieStore {
         let sameBytes = { (stored: String?, expected: String) in
           stored.map { $0.utf8.elementsEqual(expected.utf8) } ?? false
         }
-        if !sameBytes(row["canonicalKey"], key)
-          || !sameBytes(row["canonicalName"], tie.canonicalName)
+        if !sameBytes(row["canonicalKey"].text, key)
+          || !sameBytes(row["canonicalName"].text, tie.canonicalName)
         {
           checkup.report(
             .invalidRow, subject, "its search columns do not match its name and key",
             repaired: repairing)
           needsFix = true
         }
-        let events: Int32 = row["events"]
+        let events: Int32 = try row.decode("events")
         var wearsBeforeHistory = tie.wearsBeforeHistory ?? 0
         if wearsBeforeHistory + events != tie.timesWorn {
           let fixable = tie.timesWorn >= events
@@ -230,7 +234,8 @@ extension BowTieStore {
           photoNamesToClear.append(id)
         } else if let name = tie.externalPhotoName {
           do {
-            photo = try photos.read(name, expectedSize: tie.storedPhotoByteCount, tie: tie.name)
+            photo = try engine.readPhoto(
+              name, expectedSize: tie.storedPhotoByteCount, tie: tie.name)
           } catch {
             checkup.report(
               .photo, subject,
@@ -262,24 +267,24 @@ extension BowTieStore {
     try write { db, _ in
       for id in photoNamesToClear {
         try db.execute(
-          sql: """
-            UPDATE bowTie SET photoFile = NULL, photoSize = NULL, photoFormat = NULL,
-              photoWidth = NULL, photoHeight = NULL
-            WHERE id = ?
-            """, arguments: [id])
+          """
+          UPDATE bowTie SET photoFile = NULL, photoSize = NULL, photoFormat = NULL,
+            photoWidth = NULL, photoHeight = NULL
+          WHERE id = ?
+          """, [id])
       }
       for id in photoFixes {
-        try Schema.describePhoto(ofTie: id, in: db, readingPhotoFile: photoFileContents)
+        try Schema.describePhoto(ofTie: id, in: db, readingPhoto: photoContents)
       }
       // The triggers keep timesWorn = wearsBeforeHistory + events, so setting the first
       // to the difference leaves the count the other tool wrote.
       for fix in fixes {
         try db.execute(
-          sql: """
-            UPDATE bowTie SET canonicalKey = ?, canonicalName = ?, wearsBeforeHistory = ?
-            WHERE id = ?
-            """,
-          arguments: [fix.key, fix.name, fix.wearsBeforeHistory, fix.id])
+          """
+          UPDATE bowTie SET canonicalKey = ?, canonicalName = ?, wearsBeforeHistory = ?
+          WHERE id = ?
+          """,
+          [fix.key, fix.name, fix.wearsBeforeHistory, fix.id])
       }
     }
   }
@@ -294,18 +299,19 @@ extension BowTieStore {
   private func checkUndoLog(_ checkup: inout Checkup, repairing: Bool) throws(BowTieError) {
     let unusable = try read { db in
       var unusable: [(id: Int64, kind: Checkup.Problem.Kind, detail: String)] = []
-      for row in try Row.fetchAll(db, sql: "SELECT * FROM undoEntry ORDER BY id") {
-        let id: Int64 = row["id"]
-        if let name: String = row["photoFile"], !PhotoStorage.isFileName(name) {
+      try db.forEachRow("SELECT * FROM undoEntry ORDER BY id", []) {
+        row in
+        let id: Int64 = try row.decode("id")
+        if let name = row["photoFile"].text, !PhotoStorage.isFileName(name) {
           unusable.append(
             (id, .photoFileName, "names the photo file '\(name)', which is not a photo file name"))
-          continue
+          return
         }
         guard let entry = try? UndoEntry(row: row) else {
           unusable.append((id, .undoEntry, "cannot be read"))
-          continue
+          return
         }
-        if let problem = try entry.problem(in: db) {
+        if let problem = entry.problem() {
           unusable.append((id, .undoEntry, "cannot be undone: \(problem)"))
         }
       }
@@ -317,26 +323,26 @@ extension BowTieStore {
         repaired: repairing)
     }
     guard repairing, !unusable.isEmpty else { return }
-    try write { db, changes in
+    try write { db, photos in
       for entry in unusable {
-        if let name = try String.fetchOne(
-          db, sql: "SELECT photoFile FROM undoEntry WHERE id = ?", arguments: [entry.id])
+        if let name = try db.fetchValue(
+          "SELECT photoFile FROM undoEntry WHERE id = ?", [entry.id], as: String.self)
         {
-          changes.released.insert(name)
+          photos.release(name)
         }
-        try db.execute(sql: "DELETE FROM undoEntry WHERE id = ?", arguments: [entry.id])
+        try db.execute("DELETE FROM undoEntry WHERE id = ?", [entry.id])
       }
     }
   }
 
-  /// Photo files nothing refers to, and files bowties did not write. Orphans and the
+  /// Photos nothing refers to, and files bowties did not write. Orphans and the
   /// temporary files of interrupted writes are removed under the write lock when
   /// repairing; other files are left where they are.
   private func checkPhotoFiles(_ checkup: inout Checkup, repairing: Bool) throws(BowTieError) {
-    let entries = photos.folderEntries().sorted()
+    let entries = try engine.keptPhotoNames().sorted()
     let files = entries.filter(PhotoStorage.isFileName)
     checkup.photoFilesChecked = files.count
-    let referenced = try read { db in Set(try Self.referencedPhotoFiles(db)) }
+    let referenced = try read { db in Set(try PhotoReferences.all(in: db)) }
     var sweep = false
     for name in entries where !referenced.contains(name) {
       if PhotoStorage.isFileName(name) || FileSystem.isTemporaryFileName(name) {
@@ -349,7 +355,7 @@ extension BowTieStore {
       }
     }
     if repairing && sweep {
-      try sweepInterruptedPhotoWrites()
+      try engine.removeUnreferencedPhotos()
     }
   }
 }

@@ -121,10 +121,9 @@ extension BowTie {
 }
 
 extension BowTieStore {
-  /// The bytes of the external photo file `name`, or nil when it is missing, unreadable, or
-  /// `name` is not a photo file's name: for describing a photo, which needs no more.
-  @Sendable func photoFileContents(_ name: String) -> Data? {
-    guard let file = try? photos.file(named: name) else { return nil }
-    return try? Data(contentsOf: file)
+  /// The bytes of the photo kept outside its row as `name`, or nil when it is missing,
+  /// damaged, or `name` is not a photo's name: for describing a photo, which needs no more.
+  @Sendable func photoContents(_ name: String) -> Data? {
+    try? engine.readPhoto(name, expectedSize: nil, tie: name)
   }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// Fills a ``Report`` from a store, with the SQL of ``SummarySQL``: counts and totals are
 /// aggregates, each list an `ORDER BY … LIMIT`, so a store of a million ties makes a
@@ -36,7 +35,7 @@ public struct ReportBuilder: Sendable {
 
   /// The report, with the ties each list shows.
   public func build(from store: BowTieStore) throws(BowTieError) -> Report {
-    let arguments = try self.arguments()
+    let arguments = try self.arguments(store.dialect)
     return try store.read { db in try build(db, arguments, loadingLists: true) }
   }
 
@@ -48,7 +47,7 @@ public struct ReportBuilder: Sendable {
     from store: BowTieStore, as format: ReportFormat, locale: Locale,
     to output: inout some TextOutputStream
   ) throws(BowTieError) {
-    let arguments = try self.arguments()
+    let arguments = try self.arguments(store.dialect)
     try store.read { db in
       let report = try build(db, arguments, loadingLists: limit != nil)
       if limit == nil {
@@ -60,14 +59,14 @@ public struct ReportBuilder: Sendable {
     }
   }
 
-  private func build(_ db: Database, _ arguments: StatementArguments, loadingLists: Bool)
+  private func build(_ db: any SQLConnection, _ arguments: SQLArguments, loadingLists: Bool)
     throws -> Report
   {
-    guard let counts = try Row.fetchOne(db, sql: SummarySQL.summary, arguments: arguments) else {
+    guard let counts = try db.fetchOne(SummarySQL.summary, arguments) else {
       throw BowTieError.storeUnreadable(path: "", reason: "the report's counts cannot be read")
     }
-    let tieCount: Int = counts["ties"]
-    let worn: Int = counts["worn"]
+    let tieCount: Int = try counts.decode("ties")
+    let worn: Int = try counts.decode("worn")
     let source = DatabaseTieSource(db: db, arguments: arguments, limited: limit != nil)
     func list(_ list: Report.List, total: Int) throws -> Report.TieList {
       var ties: [Report.Tie] = []
@@ -84,41 +83,39 @@ public struct ReportBuilder: Sendable {
       months: months,
       limit: limit,
       tieCount: tieCount,
-      favoriteCount: counts["favorites"],
-      averageRating: counts["averageRating"],
+      favoriteCount: try counts.decode("favorites"),
+      averageRating: try counts.decode("averageRating"),
       mostWorn: try list(.mostWorn, total: worn),
       leastWorn: try list(.leastWorn, total: worn),
-      neverWorn: try list(.neverWorn, total: counts["neverWorn"]),
-      notWornRecently: try list(.notWornRecently, total: counts["notWornRecently"]),
+      neverWorn: try list(.neverWorn, total: counts.decode("neverWorn")),
+      notWornRecently: try list(.notWornRecently, total: counts.decode("notWornRecently")),
       allTies: listsAllTies ? try list(.all, total: tieCount) : nil,
       wearsPerMonth: try wearsPerMonth(db),
       ratingDistribution: (0...5).map { whole in
         let from = Double(whole)
         return Report.RatingBucket(
           label: String(whole), from: from, to: whole == 5 ? 5 : from + 1,
-          ties: counts["rated\(whole)"])
+          ties: (try? counts.decode("rated\(whole)")) ?? 0)
       },
       suggestion: try Suggester.suggestions(db, arguments: arguments, count: 1).first)
   }
 
   /// The values the SQL binds: the as-of day, the first instant a tie must have been
   /// worn since not to be stale, the list length.
-  func arguments() throws(BowTieError) -> StatementArguments {
+  func arguments(_ dialect: SQLDialect) throws(BowTieError) -> SQLArguments {
     let startOfDay = calendar.startOfDay(for: asOf)
     let staleBefore =
       calendar.date(byAdding: .day, value: -(staleDays - 1), to: startOfDay) ?? startOfDay
-    var arguments = try Self.dayArguments(asOf: asOf, calendar: calendar)
-    arguments += [
-      "staleBefore": StorageDate.format(staleBefore),
-      "limit": limit ?? Int.max,
-    ]
+    var arguments = try Self.dayArguments(asOf: asOf, calendar: calendar, dialect: dialect)
+    arguments["staleBefore"] = .text(StorageDate.format(staleBefore))
+    arguments["limit"] = .integer(Int64(limit ?? Int.max))
     return arguments
   }
 
   /// What ``SQLDialect/daysSinceWorn`` binds for days counted up to `asOf` in
   /// `calendar`'s time zone, and how long a never-worn tie counts as unworn.
-  static func dayArguments(asOf: Date, calendar: Calendar) throws(BowTieError)
-    -> StatementArguments
+  static func dayArguments(asOf: Date, calendar: Calendar, dialect: SQLDialect)
+    throws(BowTieError) -> SQLArguments
   {
     // A day as SQL writes it, on the Gregorian calendar whatever the locale prefers.
     var gregorian = Calendar(identifier: .gregorian)
@@ -128,24 +125,23 @@ public struct ReportBuilder: Sendable {
       format: "%04d-%02d-%02d", day.year ?? 0, day.month ?? 0, day.day ?? 0)
     return [
       "asOfDay": asOfDay,
-      "dayShift": try SQLDialect.dayShift(for: calendar.timeZone, at: asOf),
+      "dayShift": try dialect.dayShift(for: calendar.timeZone, at: asOf),
       "neverWornDays": Suggester.neverWornDays,
     ]
   }
 
   /// Wears in each of the last `months` calendar months, the current one counted up to
   /// the end of the as-of day.
-  private func wearsPerMonth(_ db: Database) throws -> [Report.Month] {
+  private func wearsPerMonth(_ db: any SQLConnection) throws -> [Report.Month] {
     let endOfDay =
       calendar.date(byAdding: .day, value: 1, to: calendar.startOfDay(for: asOf)) ?? asOf
     let starts = monthStarts()
-    let statement = try db.cachedStatement(sql: SummarySQL.wearsBetween)
     return try starts.enumerated().map { index, start in
       let end = index + 1 < starts.count ? starts[index + 1] : endOfDay
       let wears =
-        try Int.fetchOne(
-          statement,
-          arguments: ["start": StorageDate.format(start), "end": StorageDate.format(end)]) ?? 0
+        try db.fetchValue(
+          SummarySQL.wearsBetween,
+          ["start": StorageDate.format(start), "end": StorageDate.format(end)], as: Int.self) ?? 0
       let parts = calendar.dateComponents([.year, .month], from: start)
       let label = String(format: "%04d-%02d", parts.year ?? 0, parts.month ?? 0)
       return Report.Month(month: label, wears: wears)
@@ -164,23 +160,24 @@ public struct ReportBuilder: Sendable {
 
 /// A report's lists read from the store, inside the read that made the report.
 struct DatabaseTieSource: ReportTieSource {
-  let db: Database
-  let arguments: StatementArguments
+  let db: any SQLConnection
+  let arguments: SQLArguments
   /// Whether each list stops at the `:limit` the arguments bind.
   let limited: Bool
 
   func forEachTie(in list: Report.List, _ body: (Report.Tie) throws -> Void) throws {
-    let rows = try Row.fetchCursor(
-      db, sql: SummarySQL.list(list, .sqlite, limited: limited), arguments: arguments)
-    while let row = try rows.next() { try body(try Report.Tie(row: row)) }
+    try db.forEachRow(SummarySQL.list(list, db.dialect, limited: limited), arguments) { row in
+      try body(try Report.Tie(row: row))
+    }
   }
 
   func widths(of list: Report.List) throws -> Report.Widths {
     var widths = Report.Widths()
-    let rows = try Row.fetchCursor(
-      db, sql: SummarySQL.listNames(list, .sqlite, limited: limited), arguments: arguments)
-    while let row = try rows.next() {
-      widths.include(key: row["searchKey"], name: row["name"], days: row["days"])
+    try db.forEachRow(SummarySQL.listNames(list, db.dialect, limited: limited), arguments) {
+      row in
+      widths.include(
+        key: try row.decode("searchKey"), name: try row.decode("name"), days: try row.decode("days")
+      )
     }
     return widths
   }
@@ -191,14 +188,12 @@ struct DatabaseTieSource: ReportTieSource {
 extension Report.Tie {
   /// A row of ``SummarySQL/tieColumns(_:)``. A color that cannot be decoded is shown as
   /// none, as every listing shows it.
-  init(row: Row) throws {
-    func value<Value: DatabaseValueConvertible>(_ column: String) throws -> Value {
-      do {
-        return try row.decode(Value.self, forColumn: column)
-      } catch {
-        throw BowTieError.storeUnreadable(
-          path: "", reason: "a row's \(column) cannot be read (\(row[column] as DatabaseValue))")
-      }
+  init(row: any SQLRow) throws {
+    func value<Value: SQLValueDecodable>(_ column: String) throws(BowTieError) -> Value {
+      try row.decode(column)
+    }
+    func value<Value: SQLValueDecodable>(_ column: String) throws(BowTieError) -> Value? {
+      try row.decode(column)
     }
     let archive: Data? = try value("tintColor")
     let transformer = try BowTie.colorTransformer()

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// Picks the tie to wear next.
 ///
@@ -16,20 +15,20 @@ public enum Suggester {
   public static func suggestions(
     from store: BowTieStore, asOf: Date, calendar: Calendar = .current, count: Int = 1
   ) throws(BowTieError) -> [Report.Suggestion] {
-    let arguments = try ReportBuilder.dayArguments(asOf: asOf, calendar: calendar)
+    let arguments = try ReportBuilder.dayArguments(
+      asOf: asOf, calendar: calendar, dialect: store.dialect)
     return try store.read { db in try suggestions(db, arguments: arguments, count: count) }
   }
 
   /// The suggestions ``SummarySQL/suggestions(_:)`` gives for `arguments`.
-  static func suggestions(_ db: Database, arguments: StatementArguments, count: Int) throws
+  static func suggestions(_ db: any SQLConnection, arguments: SQLArguments, count: Int) throws
     -> [Report.Suggestion]
   {
     var arguments = arguments
-    _ = arguments.append(contentsOf: ["limit": max(0, count)])
-    return try Row.fetchAll(db, sql: SummarySQL.suggestions(.sqlite), arguments: arguments).map {
-      row in
+    arguments["limit"] = .integer(Int64(max(0, count)))
+    return try db.fetchAll(SummarySQL.suggestions(db.dialect), arguments) { row in
       let tie = try Report.Tie(row: row)
-      return Report.Suggestion(tie: tie, score: row["score"], reason: reason(tie))
+      return Report.Suggestion(tie: tie, score: try row.decode("score"), reason: reason(tie))
     }
   }
 

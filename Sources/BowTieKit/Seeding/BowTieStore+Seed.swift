@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// What a seed did.
 public struct SeedSummary: Equatable, Sendable, Codable {
@@ -43,28 +42,29 @@ extension BowTieStore {
     _ entries: [SeedEntry], replacing: Bool, dryRun: Bool,
     progress: ((_ done: Int, _ total: Int) -> Void)?
   ) throws(BowTieError) -> [SeedOutcome] {
-    try write(rollingBack: dryRun) { db, changes in
+    try write(rollingBack: dryRun) { db, photos in
       var outcomes: [SeedOutcome] = []
       outcomes.reserveCapacity(entries.count)
       // A seed into an empty store (a new one, most often) cannot meet a stored tie, and
       // the file itself has no repeated id or key: no look-up per entry is needed. Every
       // entry was validated as it was read.
-      let storeWasEmpty = try BowTie.fetchCount(db) == 0
-      // Cached statements: GRDB would otherwise build and prepare the SQL for every entry.
-      let byID = try db.cachedStatement(sql: "SELECT * FROM bowTie WHERE id = ?")
-      let byKey = try db.cachedStatement(sql: "SELECT * FROM bowTie WHERE canonicalKey = ?")
-      let insertWear = try db.cachedStatement(
-        sql: "INSERT INTO wearEvent (tieId, wornAt) VALUES (?, ?)")
+      let storeWasEmpty = try db.fetchOne("SELECT 1 FROM bowTie LIMIT 1") == nil
+      func stored(_ condition: String, _ value: String) throws -> BowTie? {
+        try db.fetchOne(
+          "SELECT \(BowTie.allColumns) FROM bowTie WHERE \(condition) = ?\(db.dialect.lockingRead)",
+          [value]
+        ).map(BowTie.init)
+      }
       let suspended =
-        storeWasEmpty && entries.count >= Self.bulkSeedSize ? try Self.suspendIndexes(db) : []
+        storeWasEmpty && entries.count >= Self.bulkSeedSize ? try db.suspendIndexes() : []
       for entry in entries {
         var tie = entry.tie
         let existing =
           storeWasEmpty
           ? nil
           : entry.hasExplicitID
-            ? try BowTie.fetchOne(byID, arguments: [tie.id.text])
-            : try BowTie.fetchOne(byKey, arguments: [BowTie.canonicalKey(tie.searchKey)])
+            ? try stored("id", tie.id.text)
+            : try stored("canonicalKey", BowTie.canonicalKey(tie.searchKey))
         if let existing {
           guard replacing else {
             outcomes.append(.skip)
@@ -84,19 +84,20 @@ extension BowTieStore {
           // The file's own keys were checked for repeats as it was read.
           let checked: SaveChecks =
             !entry.isValidated ? [] : storeWasEmpty ? [.validated, .keyIsFree] : [.validated]
-          try save(tie, replacing: existing, in: db, changes, alreadyChecked: checked)
+          try save(tie, replacing: existing, in: db, photos, alreadyChecked: checked)
         } catch let BowTieError.invalidTie(_, failure) {
           throw BowTieError.invalidSeedEntry(
             index: entry.index, name: tie.name, key: failure.attribute, reason: failure.reason)
         }
         if recordedWear, let lastWorn = tie.lastWorn {
-          try SQLiteBinding.execute(
-            insertWear, with: [tie.id.text, StorageDate.format(lastWorn)], in: db)
+          try db.executeMany(
+            "INSERT INTO wearEvent (tieId, wornAt) VALUES (?, ?)",
+            [.text(tie.id.text), .text(StorageDate.format(lastWorn))])
         }
         outcomes.append(existing == nil ? .add : .replace)
         if let progress, outcomes.count % 1_000 == 0 { progress(outcomes.count, entries.count) }
       }
-      for index in suspended { try db.execute(sql: index) }
+      for index in suspended { try db.execute(index) }
       progress?(entries.count, entries.count)
       return outcomes
     }
@@ -105,44 +106,23 @@ extension BowTieStore {
   /// From how many entries a seed into an empty store builds the secondary indexes once,
   /// at the end, rather than entry by entry (``suspendIndexes(_:)``).
   static let bulkSeedSize = 1_000
-
-  /// Drops the tie and wear tables' secondary indexes and returns the SQL that makes them
-  /// again, as the schema wrote it. Inside the seed's transaction: no other connection
-  /// ever sees the store without them, and a failed seed rolls the drop back too.
-  ///
-  /// For a large seed into an empty store: SQLite builds an index from its rows in one
-  /// sort, faster than it grows it by inserts in random order (a random UUID, a name, a
-  /// date per row). The unique ones (`id`, `canonicalKey`) stay: seeding relies on them.
-  private static func suspendIndexes(_ db: Database) throws -> [String] {
-    let indexes = try Row.fetchAll(
-      db,
-      sql: """
-        SELECT name, sql FROM sqlite_master
-        WHERE type = 'index' AND sql IS NOT NULL AND tbl_name IN ('bowTie', 'wearEvent')
-        ORDER BY name
-        """)
-    for index in indexes {
-      let name: String = index["name"]
-      try db.execute(sql: "DROP INDEX \(name.quotedDatabaseIdentifier)")
-    }
-    return indexes.map { $0["sql"] }
-  }
 }
 
 extension BowTieStore {
   /// Whether a replacing seed may record `tie`'s `lastWorn` as a wear: no wear is
   /// recorded at that moment yet, and its `timesWorn` leaves one for it beyond those
   /// recorded.
-  fileprivate static func canRecordLastWear(of tie: BowTie, in db: Database) throws -> Bool {
+  fileprivate static func canRecordLastWear(of tie: BowTie, in db: any SQLConnection) throws
+    -> Bool
+  {
     guard let lastWorn = tie.lastWorn else { return false }
-    let row = try Row.fetchOne(
-      db,
-      sql: """
-        SELECT count(*) AS events, count(CASE WHEN wornAt = ? THEN 1 END) AS atLastWorn
-        FROM wearEvent WHERE tieId = ?
-        """, arguments: [StorageDate.format(lastWorn), tie.id.text])
-    let events: Int = row?["events"] ?? 0
-    let atLastWorn: Int = row?["atLastWorn"] ?? 0
+    let row = try db.fetchOne(
+      """
+      SELECT count(*) AS events, count(CASE WHEN wornAt = ? THEN 1 END) AS atLastWorn
+      FROM wearEvent WHERE tieId = ?
+      """, [StorageDate.format(lastWorn), tie.id.text])
+    let events: Int = try row?.decode("events") ?? 0
+    let atLastWorn: Int = try row?.decode("atLastWorn") ?? 0
     return atLastWorn == 0 && Int(tie.timesWorn) > events
   }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 // MARK: - Wear history
 
@@ -21,18 +20,16 @@ extension BowTieStore {
     _ body: (WearRecord) throws -> Void
   ) throws(BowTieError) {
     try read { db in
-      var arguments: StatementArguments = [:]
-      if let query {
-        _ = arguments.append(contentsOf: ["tieId": try Self.resolve(query, in: db).id.uuidString])
-      }
-      if let since { _ = arguments.append(contentsOf: ["since": StorageDate.format(since)]) }
-      if let until { _ = arguments.append(contentsOf: ["until": StorageDate.format(until)]) }
+      var arguments = SQLArguments()
+      if let query { arguments["tieId"] = .text(try Self.resolve(query, in: db).id.text) }
+      if let since { arguments["since"] = .text(StorageDate.format(since)) }
+      if let until { arguments["until"] = .text(StorageDate.format(until)) }
       let sql = SummarySQL.history(oneTie: query != nil, since: since != nil, until: until != nil)
-      let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
-      while let row = try rows.next() {
+      try db.forEachRow(sql, arguments) { row in
         try body(
-          WearRecord(event: try WearEvent(row: row), searchKey: row["searchKey"], name: row["name"])
-        )
+          WearRecord(
+            event: try WearEvent(row: row), searchKey: try row.decode("searchKey"),
+            name: try row.decode("name")))
       }
     }
   }
@@ -43,79 +40,99 @@ extension BowTieStore {
 extension BowTieStore {
   /// Adds a change to the undo log, forgetting the oldest beyond its capacity. A photo
   /// file only a forgotten entry still named is handed to clean-up.
-  static func log(
-    _ change: UndoableChange, for tie: BowTie, in db: Database, _ changes: PhotoChanges
+  func log(
+    _ change: UndoableChange, for tie: BowTie, in connection: any SQLConnection,
+    _ photos: any PhotoWriter
   ) throws {
-    var entry = UndoEntry(madeAt: Date(), tieID: tie.id, change: change)
-    try entry.append(to: db)
+    var entry = UndoEntry(madeAt: Date(), madeBy: user, tieID: tie.id, change: change)
+    try entry.append(to: connection)
     guard let newest = entry.id else { return }
-    // In SQL, as `set(_:to:of:in:)` is: every change ends here.
     let lastForgotten = newest - Int64(UndoEntry.capacity)
-    let photoNames = SQLRequest<String>(
-      literal: """
-        SELECT \(UndoEntry.Columns.photoFile) FROM \(UndoEntry.self) \
-        WHERE \(UndoEntry.Columns.id) <= \(lastForgotten) AND \(UndoEntry.Columns.photoFile) IS NOT NULL
-        """)
-    for name in try photoNames.fetchAll(db) {
-      changes.released.insert(name)
+    for name in try connection.fetchValues(
+      "SELECT photoFile FROM undoEntry WHERE id <= ? AND photoFile IS NOT NULL", [lastForgotten],
+      as: String.self)
+    {
+      photos.release(name)
     }
-    try db.execute(
-      literal: "DELETE FROM \(UndoEntry.self) WHERE \(UndoEntry.Columns.id) <= \(lastForgotten)")
+    try connection.execute("DELETE FROM undoEntry WHERE id <= ?", [lastForgotten])
   }
 
-  /// Takes back the most recent logged change; called again, the one before it.
+  /// Takes back ``user``'s most recent logged change; called again, the one before it.
+  /// Entries logged before changes recorded their user are anyone's.
   ///
   /// The restored tie is validated like any save; if it would be refused, nothing
   /// changes and the entry stays. Entries for ties that no longer exist are dropped.
   ///
-  /// - Returns: what was undone, or nil when the log is empty.
+  /// - Returns: what was undone, or nil when the log holds nothing of the user's.
+  /// - Throws: ``BowTieError/changedByOtherUser(tie:change:user:)`` when another user
+  ///   changed the tie since: undoing would take back their change too (a wear's count,
+  ///   a rating) or overwrite it. Nothing changes, and the entry stays.
   public func undo() throws(BowTieError) -> UndoneChange? {
-    try write { db, changes in
-      while let entry = try UndoEntry.order(UndoEntry.Columns.id.desc).fetchOne(db) {
-        if let problem = try entry.problem(in: db) {
+    try write { connection, photos in
+      while let row = try connection.fetchOne(
+        "SELECT \(UndoEntry.columns) FROM undoEntry WHERE madeBy = ? OR madeBy = '' "
+          + "ORDER BY id DESC LIMIT 1\(connection.dialect.lockingRead)", [user])
+      {
+        let entry = try UndoEntry(row: row)
+        let id = entry.id ?? 0
+        if let problem = entry.problem() {
           throw BowTieError.storeUnreadable(
             path: "",
-            reason: "undo entry \(entry.id ?? 0) cannot be undone: \(problem); "
+            reason: "undo entry \(id) cannot be undone: \(problem); "
               + "bowties doctor --repair removes it")
         }
-        _ = try entry.delete(db)
-        if let file = entry.change.photoFile { changes.released.insert(file) }
+        var tie: BowTie?
+        if case .remove = entry.change {
+        } else {
+          tie = try connection.fetchOne(
+            "SELECT \(BowTie.allColumns) FROM bowTie WHERE id = ?\(connection.dialect.lockingRead)",
+            [entry.tieID.text]
+          ).map(BowTie.init)
+        }
+        if let other = try connection.fetchValue(
+          "SELECT madeBy FROM undoEntry WHERE tieId = ? AND id > ? AND madeBy <> ? "
+            + "ORDER BY id DESC LIMIT 1", [entry.tieID.text, id, user], as: String.self)
+        {
+          throw BowTieError.changedByOtherUser(
+            tie: tie?.name ?? entry.change.tieName ?? entry.tieID.text,
+            change: entry.change.command,
+            user: other)
+        }
+        try connection.execute("DELETE FROM undoEntry WHERE id = ?", [id])
+        if let file = entry.change.photoFile { photos.release(file) }
         if case .remove(let previous) = entry.change {
-          let tie = try restoreRemoved(previous, in: db)
-          return UndoneChange(change: entry.change, tie: tie, name: tie.name)
+          let restored = try restoreRemoved(previous, in: connection)
+          return UndoneChange(change: entry.change, tie: restored, name: restored.name)
         }
-        guard var tie = try BowTie.filter(key: entry.tieID.uuidString).fetchOne(db) else {
-          continue
-        }
-        let filter = BowTie.filter(key: tie.id.uuidString)
+        guard var tie else { continue }
         switch entry.change {
         case .wear(let eventID, _, let previousLastWorn):
-          if try WearEvent.deleteOne(db, key: eventID) {
-            tie.timesWorn -= 1
-          }
+          let deleted = try connection.fetchValue(
+            "DELETE FROM wearEvent WHERE id = ? RETURNING id", [eventID], as: Int64.self)
+          if deleted != nil { tie.timesWorn -= 1 }
           tie.lastWorn = previousLastWorn
           try tie.validate()
-          try filter.updateAll(
-            db, BowTie.Columns.lastWorn.set(to: previousLastWorn.map(StorageDate.format)))
+          try Self.set(
+            "lastWorn", to: previousLastWorn.map(StorageDate.format), of: tie, in: connection)
         case .rate(let previous, _):
           tie.rating = previous
           try tie.validate()
-          try filter.updateAll(db, BowTie.Columns.rating.set(to: previous))
+          try Self.set("rating", to: previous, of: tie, in: connection)
         case .favorite(let previous, _):
           tie.isFavorite = previous
           try tie.validate()
-          try filter.updateAll(db, BowTie.Columns.isFavorite.set(to: previous))
+          try Self.set("isFavorite", to: previous, of: tie, in: connection)
         case .add:
-          if let file = tie.externalPhotoName { changes.released.insert(file) }
-          try BowTie.deleteOne(db, key: tie.id.uuidString)
+          if let file = tie.externalPhotoName { photos.release(file) }
+          try connection.execute("DELETE FROM bowTie WHERE id = ?", [tie.id.text])
           return UndoneChange(change: entry.change, tie: nil, name: tie.name)
         case .edit(let previous):
-          if let file = tie.externalPhotoName { changes.released.insert(file) }
-          try restoreEdited(previous, in: db)
+          if let file = tie.externalPhotoName { photos.release(file) }
+          try restoreEdited(previous, in: connection)
         case .remove:
           break
         }
-        let restored = try Self.refetch(tie, in: db)
+        let restored = try Self.refetch(tie, in: connection)
         return UndoneChange(change: entry.change, tie: restored, name: restored.name)
       }
       return nil
@@ -124,64 +141,72 @@ extension BowTieStore {
 
   /// Puts an edited tie's row back as it was, after checking it is still a valid tie
   /// whose search key no other tie took since.
-  private func restoreEdited(_ snapshot: TieSnapshot, in db: Database) throws {
+  private func restoreEdited(_ snapshot: TieSnapshot, in connection: any SQLConnection) throws {
     let names = snapshot.columns.keys.filter { $0 != "id" && $0 != "timesWorn" }.sorted()
     let assignments = names.map { "\($0) = ?" }.joined(separator: ", ")
-    try checkRestorable(snapshot, in: db)
+    try checkRestorable(snapshot, in: connection)
     // timesWorn follows the wear events, which the trigger counts; the baseline is
     // what the snapshot had.
-    try db.execute(
-      sql: "UPDATE bowTie SET \(assignments) WHERE id = ?",
-      arguments: snapshot.arguments(names + ["id"]))
-    try db.execute(
-      sql: """
-        UPDATE bowTie SET timesWorn = wearsBeforeHistory
-          + (SELECT count(*) FROM wearEvent WHERE tieId = bowTie.id) WHERE id = ?
-        """, arguments: snapshot.arguments(["id"]))
-    try describePhotoIfUnrecorded(snapshot, in: db)
+    try connection.execute(
+      "UPDATE bowTie SET \(assignments) WHERE id = ?",
+      SQLArguments(snapshot.values(names + ["id"])))
+    try connection.execute(
+      """
+      UPDATE bowTie SET timesWorn = wearsBeforeHistory
+        + (SELECT count(*) FROM wearEvent WHERE tieId = bowTie.id) WHERE id = ?
+      """, SQLArguments(snapshot.values(["id"])))
+    try describePhotoIfUnrecorded(snapshot, in: connection)
   }
 
   /// A snapshot taken before the store recorded photo formats (schema v5) puts the
   /// photo back without them: they are read from the photo itself.
-  private func describePhotoIfUnrecorded(_ snapshot: TieSnapshot, in db: Database) throws {
+  private func describePhotoIfUnrecorded(
+    _ snapshot: TieSnapshot, in connection: any SQLConnection
+  ) throws {
     guard snapshot.columns["photoFormat"] == nil, case .text(let id)? = snapshot.columns["id"]
     else { return }
-    try Schema.describePhoto(ofTie: id, in: db, readingPhotoFile: photoFileContents)
+    try Schema.describePhoto(ofTie: id, in: connection, readingPhoto: photoContents)
   }
 
   /// Re-inserts a removed tie's row and its wears.
-  private func restoreRemoved(_ snapshot: TieSnapshot, in db: Database) throws -> BowTie {
-    try checkRestorable(snapshot, in: db)
+  private func restoreRemoved(_ snapshot: TieSnapshot, in connection: any SQLConnection) throws
+    -> BowTie
+  {
+    try checkRestorable(snapshot, in: connection)
     var columns = snapshot
     // Inserting the wears counts them again, through the trigger.
     columns.columns["timesWorn"] = columns.columns["wearsBeforeHistory"]
     let names = columns.columns.keys.sorted()
     let placeholders = names.map { _ in "?" }.joined(separator: ", ")
-    try db.execute(
-      sql: "INSERT INTO bowTie (\(names.joined(separator: ", "))) VALUES (\(placeholders))",
-      arguments: columns.arguments(names))
-    guard case .text(let idText)? = snapshot.columns["id"], let id = UUID(uuidString: idText) else {
+    try connection.execute(
+      "INSERT INTO bowTie (\(names.joined(separator: ", "))) VALUES (\(placeholders))",
+      SQLArguments(columns.values(names)))
+    guard case .text(let idText)? = snapshot.columns["id"], let id = UUID(text: idText) else {
       throw BowTieError.storeUnreadable(path: "", reason: "an undo entry cannot be read")
     }
     for date in snapshot.wears {
       var event = WearEvent(tieID: id, wornAt: date)
-      try event.insert(db)
+      try event.append(to: connection)
     }
-    try describePhotoIfUnrecorded(snapshot, in: db)
-    guard let tie = try BowTie.filter(key: idText).fetchOne(db) else {
+    try describePhotoIfUnrecorded(snapshot, in: connection)
+    guard
+      let tie = try connection.fetchOne(
+        "SELECT \(BowTie.allColumns) FROM bowTie WHERE id = ?", [idText]
+      ).map(BowTie.init)
+    else {
       throw BowTieError.noSuchTie(idText)
     }
     try tie.validate()
     return tie
   }
 
-  private func checkRestorable(_ snapshot: TieSnapshot, in db: Database) throws {
+  private func checkRestorable(_ snapshot: TieSnapshot, in connection: any SQLConnection) throws {
     guard case .text(let key)? = snapshot.columns["canonicalKey"],
       case .text(let id)? = snapshot.columns["id"]
     else { throw BowTieError.storeUnreadable(path: "", reason: "an undo entry cannot be read") }
-    if let other = try BowTie.filter(BowTie.Columns.canonicalKey == key)
-      .filter(BowTie.Columns.id != id).fetchOne(db)
-    {
+    if let other = try connection.fetchOne(
+      "SELECT \(BowTie.listingColumns) FROM bowTie WHERE canonicalKey = ? AND id <> ?", [key, id]
+    ).map(BowTie.init) {
       throw BowTieError.invalidTie(
         name: other.name,
         ValidationFailure(attribute: "searchKey", reason: "'\(other.searchKey)' was taken since"))

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// What `edit` changes; a nil attribute stays as it is.
 public struct TieEdit: Sendable {
@@ -26,27 +25,27 @@ extension BowTieStore {
   /// Adds a tie, choosing a free search key when `tie.searchKey` is empty.
   @discardableResult
   public func add(_ tie: BowTie) throws(BowTieError) -> BowTie {
-    try write { db, changes in
+    try write { connection, photos in
       var tie = tie
       if tie.searchKey.isEmpty {
-        tie.searchKey = try Self.freeSearchKey(for: tie.name, in: db)
+        tie.searchKey = try Self.freeSearchKey(for: tie.name, in: connection)
       }
-      if try BowTie.exists(db, key: tie.id.uuidString) {
+      if try connection.fetchOne("SELECT 1 FROM bowTie WHERE id = ?", [tie.id.text]) != nil {
         throw BowTieError.invalidTie(
           name: tie.name, ValidationFailure(attribute: "id", reason: "\(tie.id) is already used"))
       }
-      try save(tie, replacing: nil, in: db, changes)
-      try Self.log(.add(name: tie.name), for: tie, in: db, changes)
-      return try Self.refetch(tie, in: db)
+      try save(tie, replacing: nil, in: connection, photos)
+      try log(.add(name: tie.name), for: tie, in: connection, photos)
+      return try Self.refetch(tie, in: connection)
     }
   }
 
   /// Changes some of a tie's attributes, validated like any save.
   @discardableResult
   public func edit(_ query: String, _ edit: TieEdit) throws(BowTieError) -> BowTie {
-    try write { db, changes in
-      let existing = try Self.resolve(query, in: db)
-      guard let snapshot = try TieSnapshot.take(existing.id, in: db) else {
+    try write { connection, photos in
+      let existing = try Self.resolve(query, in: connection, locking: true)
+      guard let snapshot = try TieSnapshot.take(existing.id, in: connection) else {
         throw BowTieError.noSuchTie(query)
       }
       var tie = existing
@@ -68,9 +67,9 @@ extension BowTieStore {
         tie.photoData = nil
         tie.externalPhotoName = nil
       }
-      try save(tie, replacing: existing, in: db, changes)
-      try Self.log(.edit(previous: snapshot), for: tie, in: db, changes)
-      return try Self.refetch(tie, in: db)
+      try save(tie, replacing: existing, in: connection, photos)
+      try log(.edit(previous: snapshot), for: tie, in: connection, photos)
+      return try Self.refetch(tie, in: connection)
     }
   }
 
@@ -79,13 +78,13 @@ extension BowTieStore {
   /// - Returns: the removed ties, in the order asked.
   @discardableResult
   public func remove(_ queries: [String]) throws(BowTieError) -> [BowTie] {
-    try write { db, changes in
+    try write { connection, photos in
       // Every name is resolved before anything goes, so "B blue" names one tie twice
       // rather than a tie and then nothing.
       var removed: [BowTie] = []
       var seen: Set<UUID> = []
       for query in queries {
-        var tie = try Self.resolve(query, in: db)
+        var tie = try Self.resolve(query, in: connection, locking: true)
         guard seen.insert(tie.id).inserted else { continue }
         // Kept without the photo's bytes, so that many ties fit: each removal's undo entry,
         // written as it goes, keeps them.
@@ -96,10 +95,12 @@ extension BowTieStore {
         removed.append(tie)
       }
       for tie in removed {
-        guard let snapshot = try TieSnapshot.take(tie.id, in: db, withWears: true) else { continue }
-        try BowTie.deleteOne(db, key: tie.id.uuidString)
-        if let file = tie.externalPhotoName { changes.released.insert(file) }
-        try Self.log(.remove(previous: snapshot), for: tie, in: db, changes)
+        guard let snapshot = try TieSnapshot.take(tie.id, in: connection, withWears: true) else {
+          continue
+        }
+        try connection.execute("DELETE FROM bowTie WHERE id = ?", [tie.id.text])
+        if let file = tie.externalPhotoName { photos.release(file) }
+        try log(.remove(previous: snapshot), for: tie, in: connection, photos)
       }
       return removed
     }
@@ -107,7 +108,7 @@ extension BowTieStore {
 
   /// A short search key no tie uses: the name's initial, then its words' initials,
   /// then the initial with a number ("T", "TB", "T2").
-  static func freeSearchKey(for name: String, in db: Database) throws -> String {
+  static func freeSearchKey(for name: String, in connection: any SQLConnection) throws -> String {
     let words = BowTie.canonicalize(name).uppercased().split(separator: " ")
       .map { $0.filter { $0.isLetter || $0.isNumber } }.filter { !$0.isEmpty }
     let initial = words.first.map { String($0.prefix(1)) } ?? "T"
@@ -115,10 +116,9 @@ extension BowTieStore {
     var candidates = [initial, initials]
     candidates += (2...9_999).lazy.map { "\(initial)\($0)" }.prefix(9_998)
     for candidate in candidates where !candidate.isEmpty {
-      let taken =
-        try BowTie.filter(BowTie.Columns.canonicalKey == BowTie.canonicalKey(candidate))
-        .isEmpty(db) == false
-      if !taken { return candidate }
+      let taken = try connection.fetchOne(
+        "SELECT 1 FROM bowTie WHERE canonicalKey = ?", [BowTie.canonicalKey(candidate)])
+      if taken == nil { return candidate }
     }
     return String(UUID().uuidString.prefix(8))
   }

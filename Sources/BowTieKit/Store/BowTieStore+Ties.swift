@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 // MARK: - Reads
 
@@ -11,7 +10,7 @@ extension BowTieStore {
   ///   it is stored externally.
   public func tie(matching query: String, loadingPhoto: Bool = false) throws(BowTieError) -> BowTie
   {
-    var tie = try read { db in try Self.resolve(query, in: db) }
+    var tie = try read { connection in try Self.resolve(query, in: connection) }
     if loadingPhoto {
       // The same photo, its bytes now at hand: what the store recorded of it stays.
       let (byteCount, description) = (tie.storedPhotoByteCount, tie.storedPhotoDescription)
@@ -24,26 +23,27 @@ extension BowTieStore {
 
   /// Every tie, R O Y G B I V first and then by name, without the photos' bytes.
   public func allTies() throws(BowTieError) -> [BowTie] {
-    try read { db in
-      try BowTie.all().select(BowTie.allColumnsButPhotoBytes).orderedLikeTheApp().fetchAll(db)
+    try read { connection in
+      try connection.fetchAll(
+        "SELECT \(BowTie.listingColumns) FROM bowTie ORDER BY \(BowTie.appOrder)", [],
+        BowTie.init)
     }
   }
 
   /// The number of ties in the store.
   public func count() throws(BowTieError) -> Int {
-    try read { db in try BowTie.fetchCount(db) }
+    try read { connection in try connection.fetchValue("SELECT count(*) FROM bowTie") ?? 0 }
   }
 
   /// The photo's bytes, read from its external file when it has one.
   public func photoData(of tie: BowTie) throws(BowTieError) -> Data? {
     if let name = tie.externalPhotoName {
-      return try photos.read(name, expectedSize: tie.storedPhotoByteCount, tie: tie.name)
+      return try engine.readPhoto(name, expectedSize: tie.storedPhotoByteCount, tie: tie.name)
     }
     if tie.photoData == nil, tie.storedPhotoByteCount != nil {
       // A listing fetch skipped the bytes; fetch them now.
-      return try read { db in
-        try Data.fetchOne(
-          db, BowTie.filter(key: tie.id.uuidString).select(BowTie.Columns.photoData))
+      return try read { connection in
+        try connection.fetchValue("SELECT photoData FROM bowTie WHERE id = ?", [tie.id.text])
       }
     }
     return tie.photoData
@@ -53,38 +53,50 @@ extension BowTieStore {
   /// or the photo is inline. Cheaper than ``photoData(of:)``: it only checks the size.
   public func photoProblem(of tie: BowTie) -> BowTieError? {
     guard let name = tie.externalPhotoName else { return nil }
-    return photos.problem(with: name, expectedSize: tie.storedPhotoByteCount, tie: tie.name)
+    return engine.photoProblem(name, expectedSize: tie.storedPhotoByteCount, tie: tie.name)
   }
 
-  static func resolve(_ query: String, in db: Database) throws -> BowTie {
+  /// The one tie `query` names (``tie(matching:loadingPhoto:)``). In a write transaction
+  /// (`locking`), its row stays locked until the transaction ends, so that what the command
+  /// read of it is what it changes.
+  static func resolve(_ query: String, in connection: any SQLConnection, locking: Bool = false)
+    throws -> BowTie
+  {
+    let lock = locking ? connection.dialect.lockingRead : ""
+    func ties(where condition: String, _ value: String, limit: Int) throws -> [BowTie] {
+      try connection.fetchAll(
+        "SELECT \(BowTie.allColumns) FROM bowTie WHERE \(condition) "
+          + "ORDER BY \(BowTie.appOrder) LIMIT \(limit)\(lock)", [value], BowTie.init)
+    }
     let trimmed = query.trimmingSpaces()
     // GRDB binds text as a C string, so SQLite would see the query only up to a NUL ("B\0x"
     // found B). No key or name holds one: validation refuses control characters.
     guard !trimmed.isEmpty, !trimmed.utf8.contains(0) else { throw BowTieError.noSuchTie(query) }
     let canonical = BowTie.canonicalize(trimmed)
-    // The common case, a search key, in plain SQL on its unique index: building this
-    // query with GRDB's query interface cost more than running it (callgrind, `show`).
-    if let tie = try BowTie.fetchOne(
-      db, sql: "SELECT * FROM bowTie WHERE canonicalKey = ?", arguments: [canonical])
+    // The common case, a search key, on its unique index.
+    if let row = try connection.fetchOne(
+      "SELECT \(BowTie.allColumns) FROM bowTie WHERE canonicalKey = ?\(lock)", [canonical])
     {
-      return tie
+      return try BowTie(row: row)
     }
     // Not UUID(uuidString:): on Linux its sscanf reads "…-80+0-…" as "…-8000-…" and stops
     // at a NUL, so text that is no id found a tie.
     if let id = UUID(text: trimmed),
-      let tie = try BowTie.filter(key: id.uuidString).fetchOne(db)
+      let row = try connection.fetchOne(
+        "SELECT \(BowTie.allColumns) FROM bowTie WHERE id = ?\(lock)", [id.text])
     {
-      return tie
+      return try BowTie(row: row)
     }
-    let exact = try BowTie.filter(BowTie.Columns.canonicalName == canonical)
-      .orderedLikeTheApp().fetchAll(db)
+    let exact = try ties(where: "canonicalName = ?", canonical, limit: 11)
     if exact.count == 1 { return exact[0] }
-    if exact.count > 1 { throw BowTieError.ambiguousTie(query, candidates: exact.map(\.label)) }
+    if exact.count > 1 {
+      throw BowTieError.ambiguousTie(query, candidates: exact.prefix(10).map(\.label))
+    }
     // A range on the indexed column finds every name that starts with the prefix.
-    let prefixed = try BowTie.filter(
-      BowTie.Columns.canonicalName >= canonical
-        && BowTie.Columns.canonicalName < canonical + "\u{10FFFF}"
-    ).orderedLikeTheApp().limit(11).fetchAll(db)
+    let prefixed = try connection.fetchAll(
+      "SELECT \(BowTie.allColumns) FROM bowTie WHERE canonicalName >= ? AND canonicalName < ? "
+        + "ORDER BY \(BowTie.appOrder) LIMIT 11\(lock)", [canonical, canonical + "\u{10FFFF}"],
+      BowTie.init)
     switch prefixed.count {
     case 0: throw BowTieError.noSuchTie(query)
     case 1: return prefixed[0]
@@ -111,8 +123,8 @@ extension BowTieStore {
   /// unless the tie was already worn later (a wear recorded after the fact).
   @discardableResult
   public func wear(_ query: String, on date: Date = Date()) throws(BowTieError) -> BowTie {
-    try write { db, changes in
-      var tie = try Self.resolve(query, in: db)
+    try write { connection, photos in
+      var tie = try Self.resolve(query, in: connection, locking: true)
       guard tie.timesWorn < Int32.max else {
         throw BowTieError.invalidTie(
           name: tie.name,
@@ -123,37 +135,36 @@ extension BowTieStore {
       tie.lastWorn = max(previousLastWorn ?? date, date)
       try tie.validate()
       var event = WearEvent(tieID: tie.id, wornAt: date)
-      try event.append(to: db)
+      try event.append(to: connection)
       if tie.lastWorn != previousLastWorn {
-        try Self.set(
-          BowTie.Columns.lastWorn, to: tie.lastWorn.map(StorageDate.format), of: tie, in: db)
+        try Self.set("lastWorn", to: tie.lastWorn.map(StorageDate.format), of: tie, in: connection)
       }
-      try Self.log(
+      try log(
         .wear(eventID: event.id ?? 0, wornAt: date, previousLastWorn: previousLastWorn),
-        for: tie, in: db, changes)
-      return try Self.refetch(tie, in: db)
+        for: tie, in: connection, photos)
+      return try Self.refetch(tie, in: connection)
     }
   }
 
   /// Sets the rating, which must lie in 0…5.
   @discardableResult
   public func rate(_ query: String, rating: Double) throws(BowTieError) -> BowTie {
-    try write { db, changes in
-      var tie = try Self.resolve(query, in: db)
+    try write { connection, photos in
+      var tie = try Self.resolve(query, in: connection, locking: true)
       let previous = tie.rating
       tie.rating = rating
       try tie.validate()
-      try Self.set(BowTie.Columns.rating, to: rating, of: tie, in: db)
-      try Self.log(.rate(previous: previous, new: rating), for: tie, in: db, changes)
-      return try Self.refetch(tie, in: db)
+      try Self.set("rating", to: rating, of: tie, in: connection)
+      try log(.rate(previous: previous, new: rating), for: tie, in: connection, photos)
+      return try Self.refetch(tie, in: connection)
     }
   }
 
   /// Sets, clears or toggles the favorite flag.
   @discardableResult
   public func favorite(_ query: String, _ change: FavoriteChange) throws(BowTieError) -> BowTie {
-    try write { db, changes in
-      var tie = try Self.resolve(query, in: db)
+    try write { connection, photos in
+      var tie = try Self.resolve(query, in: connection, locking: true)
       let previous = tie.isFavorite
       switch change {
       case .set: tie.isFavorite = true
@@ -161,36 +172,30 @@ extension BowTieStore {
       case .toggle: tie.isFavorite.toggle()
       }
       try tie.validate()
-      try Self.set(BowTie.Columns.isFavorite, to: tie.isFavorite, of: tie, in: db)
-      try Self.log(.favorite(previous: previous, new: tie.isFavorite), for: tie, in: db, changes)
-      return try Self.refetch(tie, in: db)
+      try Self.set("isFavorite", to: tie.isFavorite, of: tie, in: connection)
+      try log(
+        .favorite(previous: previous, new: tie.isFavorite), for: tie, in: connection, photos)
+      return try Self.refetch(tie, in: connection)
     }
   }
-
-  // `wear`, `rate` and `favorite` write one column of one row, then read the row back,
-  // in SQL: GRDB's query interface reads the table's schema on its first use in a
-  // connection (is it a view? which columns make a unique key?), and a connection here
-  // lives for one command. With `LogRecord.append`, doing without that reading took a
-  // `wear` from 17.6 M to 13.8 M instructions.
 
   /// Sets one column of a stored tie.
   static func set(
-    _ column: Column, to value: (any DatabaseValueConvertible)?, of tie: BowTie, in db: Database
+    _ column: String, to value: any SQLValueConvertible, of tie: BowTie,
+    in connection: any SQLConnection
   ) throws {
-    try db.execute(
-      literal:
-        "UPDATE \(BowTie.self) SET \(column) = \(value) WHERE \(BowTie.Columns.id) = \(tie.id.uuidString)"
-    )
+    try connection.execute("UPDATE bowTie SET \(column) = ? WHERE id = ?", [value, tie.id.text])
   }
 
   /// The tie as stored now.
-  static func refetch(_ tie: BowTie, in db: Database) throws -> BowTie {
-    let request = SQLRequest<BowTie>(
-      literal: "SELECT * FROM \(BowTie.self) WHERE \(BowTie.Columns.id) = \(tie.id.uuidString)")
-    guard let saved = try request.fetchOne(db) else {
+  static func refetch(_ tie: BowTie, in connection: any SQLConnection) throws -> BowTie {
+    guard
+      let row = try connection.fetchOne(
+        "SELECT \(BowTie.allColumns) FROM bowTie WHERE id = ?", [tie.id.text])
+    else {
       throw BowTieError.noSuchTie(tie.id.uuidString)
     }
-    return saved
+    return try BowTie(row: row)
   }
 
   /// What a caller has already made sure of, so that a save does not check it again.
@@ -205,8 +210,8 @@ extension BowTieStore {
   /// Validates and saves a whole tie (insert or update), storing a large photo
   /// externally. Runs inside the caller's write transaction.
   func save(
-    _ tie: BowTie, replacing existing: BowTie?, in db: Database, _ changes: PhotoChanges,
-    alreadyChecked: SaveChecks = []
+    _ tie: BowTie, replacing existing: BowTie?, in connection: any SQLConnection,
+    _ photos: any PhotoWriter, alreadyChecked: SaveChecks = []
   ) throws {
     var tie = tie
     if !alreadyChecked.contains(.validated) {
@@ -214,9 +219,10 @@ extension BowTieStore {
     }
     if !alreadyChecked.contains(.keyIsFree) {
       let key = BowTie.canonicalKey(tie.searchKey)
-      let keyOwner = try db.cachedStatement(
-        sql: "SELECT name FROM bowTie WHERE canonicalKey = ? AND id != ? LIMIT 1")
-      if let other = try String.fetchOne(keyOwner, arguments: [key, tie.id.text]) {
+      if let other = try connection.fetchValue(
+        "SELECT name FROM bowTie WHERE canonicalKey = ? AND id != ? LIMIT 1", [key, tie.id.text],
+        as: String.self)
+      {
         throw BowTieError.invalidTie(
           name: tie.name,
           ValidationFailure(
@@ -238,20 +244,20 @@ extension BowTieStore {
     // already refers to stays as it is.
     if let data = tie.photoData {
       tie.externalPhotoName = nil
-      if photos.isExternal(data) {
-        let (name, created) = try photos.write(data, changes)
-        tie.externalPhotoName = name
-        if created { changes.created.append(name) }
+      if photos.isExternal(byteCount: data.count) {
+        tie.externalPhotoName = try photos.store(data)
       }
     }
     if let old = existing?.externalPhotoName, old != tie.externalPhotoName {
-      changes.released.insert(old)
+      photos.release(old)
     }
     // timesWorn is what the caller says the tie has been worn in all; the recorded
     // events are part of that count, so the rest came from before the history.
     let events =
       existing == nil
-      ? 0 : try WearEvent.filter(WearEvent.Columns.tieID == tie.id.uuidString).fetchCount(db)
+      ? 0
+      : try connection.fetchValue(
+        "SELECT count(*) FROM wearEvent WHERE tieId = ?", [tie.id.text], as: Int.self) ?? 0
     guard Int(tie.timesWorn) >= events else {
       throw BowTieError.invalidTie(
         name: tie.name,
@@ -260,9 +266,9 @@ extension BowTieStore {
     }
     tie.wearsBeforeHistory = tie.timesWorn - Int32(events)
     if existing == nil {
-      try tie.insertRow(db)
+      try tie.insertRow(connection)
     } else {
-      try tie.update(db)
+      try tie.updateRow(connection)
     }
   }
 }

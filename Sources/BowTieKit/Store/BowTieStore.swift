@@ -1,20 +1,28 @@
 import Foundation
 import GRDB
 
-#if canImport(Glibc)
-  import Glibc
-#endif
-
-/// The persistence core: one value wrapping the database, migrated when it opens.
+/// The persistence core: one value wrapping a store's engine, migrated when it opens.
 ///
-/// Every write method is a single `IMMEDIATE` transaction named for what it does, so
-/// a cron job and a shell, or fifty `wear` processes, can share one store without
-/// losing an update. Commands never see SQL; they call these methods.
+/// Every write method is a single transaction named for what it does, written once in
+/// the SQL both engines read (``SQLConnection``), so that a command gives the same answer
+/// on a SQLite file and on a shared PostgreSQL store. Commands never see SQL; they call
+/// these methods.
 public struct BowTieStore: Sendable {
-  /// The store's file path, or ":memory:"; used in messages.
-  public let path: String
-  let dbWriter: any DatabaseWriter
-  let photos: PhotoStorage
+  /// The engine the store runs on.
+  public let engine: any StoreEngine
+
+  /// Who makes this store's changes, as the undo log records them: `undo` takes back
+  /// this user's newest change. ``UndoUser/current`` unless set.
+  public var user = UndoUser.current
+
+  /// The store as messages name it: its file's path, ":memory:", or a PostgreSQL URI
+  /// with its password masked.
+  public var path: String { engine.displayName }
+
+  /// Wraps an engine that is open and migrated (the PostgreSQL module's, or a test's).
+  public init(engine: any StoreEngine) {
+    self.engine = engine
+  }
 
   /// How long a command waits for another process's write before giving up (exit 75):
   /// `BOWTIES_BUSY_TIMEOUT` seconds (from 0 to a day), else 10.
@@ -35,64 +43,21 @@ public struct BowTieStore: Sendable {
     }
   }
 
-  /// Wraps an open database (a temporary or in-memory one in tests) and migrates it.
+  /// Wraps an open SQLite database (a temporary or in-memory one in tests) and migrates it.
   ///
   /// - Parameter externalDataDirectory: where photos above 128 KiB go; nil keeps
   ///   every photo inline.
   public init(
     _ dbWriter: any DatabaseWriter, externalDataDirectory: URL?, path: String = ":memory:"
   ) throws(BowTieError) {
-    self.dbWriter = dbWriter
-    self.path = path
-    self.photos = PhotoStorage(directory: externalDataDirectory)
-    _ = try Self.colorTransformer()
-    try migrate(lockFile: nil)
+    _ = try BowTie.colorTransformer()
+    let engine = SQLiteEngine(
+      dbWriter, photos: PhotoStorage(directory: externalDataDirectory), displayName: path)
+    try engine.migrate(lockFile: nil)
+    self.init(engine: engine)
   }
 
-  /// Closes the database connection, as SQLite wants before a process ends: the last
-  /// connection to a store folds its write-ahead log back into the file and removes it.
-  /// The store must not be used afterwards.
-  public func closeDatabase() throws(BowTieError) {
-    do {
-      try dbWriter.close()
-    } catch {
-      throw Self.storeError(error, path: path)
-    }
-  }
-
-  /// A copy of this store in memory, made with SQLite's backup API: how the fuzzer starts
-  /// every run from the same store without seeding it again.
-  public func inMemoryCopy() throws(BowTieError) -> BowTieStore {
-    do {
-      let copy = try DatabaseQueue()
-      try dbWriter.backup(to: copy)
-      return try BowTieStore(copy, externalDataDirectory: nil)
-    } catch let error as BowTieError {
-      throw error
-    } catch {
-      throw Self.storeError(error, path: ":memory:")
-    }
-  }
-
-  /// An empty store in memory: nothing touches the disk; photos stay inline.
-  public static func inMemory() throws(BowTieError) -> BowTieStore {
-    do {
-      return try BowTieStore(DatabaseQueue(), externalDataDirectory: nil)
-    } catch let error as BowTieError {
-      throw error
-    } catch {
-      throw storeError(error, path: ":memory:")
-    }
-  }
-
-  /// Wraps a connection to the store file at `url`, as it is: no migration, no sweep.
-  init(opened dbWriter: any DatabaseWriter, at url: URL) {
-    self.dbWriter = dbWriter
-    self.path = url.path
-    self.photos = PhotoStorage(directory: StoreLocation.externalDataDirectory(forStoreAt: url))
-  }
-
-  /// Opens the store file at `url`, creating it when it does not exist.
+  /// Opens the SQLite store file at `url`, creating it when it does not exist.
   ///
   /// A new store is built under a temporary name, filled by `populate`, and linked
   /// into place only when complete, so no process ever sees a half-created store, and
@@ -103,380 +68,73 @@ public struct BowTieStore: Sendable {
     at url: URL, busyTimeout: TimeInterval? = nil,
     ifMissing populate: (BowTieStore) throws -> Void = { _ in }
   ) throws(BowTieError) -> (store: BowTieStore, created: Bool) {
-    _ = try colorTransformer()
-    let timeout: TimeInterval
-    if let busyTimeout { timeout = busyTimeout } else { timeout = try defaultBusyTimeout }
-    var info = stat()
-    if lstat(url.path, &info) != 0 {
-      guard errno == ENOENT else {
-        throw .storeUnreadable(path: url.path, reason: POSIXError.current.reason)
-      }
-      if let store = try create(at: url, busyTimeout: timeout, populate: populate) {
-        return (store, true)
-      }
-    }
-    return (try openExisting(at: url, busyTimeout: timeout), false)
+    let (engine, created) = try SQLiteEngine.open(
+      at: url, busyTimeout: busyTimeout, ifMissing: populate)
+    return (BowTieStore(engine: engine), created)
   }
 
-  private static func openExisting(
-    at url: URL, busyTimeout: TimeInterval
-  ) throws(BowTieError) -> BowTieStore {
-    var isDirectory: ObjCBool = false
-    if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory),
-      isDirectory.boolValue
-    {
-      throw .storeUnreadable(path: url.path, reason: "it is a directory, not a store file")
-    }
-    var config = configuration(busyTimeout: busyTimeout)
-    // A store the user cannot write still answers show and list.
-    config.readonly = access(url.path, W_OK) != 0
-    let location = databaseLocation(for: url, readonly: config.readonly)
-    let store: BowTieStore
+  /// An empty store in memory: nothing touches the disk; photos stay inline.
+  public static func inMemory() throws(BowTieError) -> BowTieStore {
     do {
-      store = BowTieStore(opened: try DatabaseQueue(path: location, configuration: config), at: url)
+      return try BowTieStore(DatabaseQueue(), externalDataDirectory: nil)
+    } catch let error as BowTieError {
+      throw error
     } catch {
-      throw storeError(error, path: url.path)
-    }
-    try store.migrate(lockFile: migrationLock(forStoreAt: url))
-    if let marker = store.photos.writingMarker, access(marker.path, F_OK) == 0, !config.readonly {
-      try store.sweepInterruptedPhotoWrites()
-    }
-    return store
-  }
-
-  /// A connection that only reads the store file at `url`, as `doctor` reads a store and
-  /// `restore` a backup: no migration, no sweep, no write, and no file left beside it.
-  ///
-  /// A read-only connection to a store in WAL mode creates the `-wal` and `-shm` files it
-  /// reads through, and cannot remove them when it closes. So where this process may write
-  /// the file and no log is there yet, the connection is a writable one that SQLite refuses
-  /// writes on (`query_only`): as the last connection, it removes both when it closes.
-  /// Otherwise it is read-only, and on a read-only file system immutable
-  /// (``databaseLocation(for:readonly:)``). The caller closes it.
-  static func openForReading(at url: URL) throws -> DatabaseQueue {
-    let writable = access(url.path, W_OK) == 0 && access(url.path + "-wal", F_OK) != 0
-    var config = configuration(
-      busyTimeout: try defaultBusyTimeout, pragmas: writable ? "PRAGMA query_only = ON" : "")
-    config.readonly = !writable
-    return try DatabaseQueue(
-      path: databaseLocation(for: url, readonly: config.readonly), configuration: config)
-  }
-
-  /// The file whose lock serializes migrations of the store at `url`.
-  static func migrationLock(forStoreAt url: URL) -> URL {
-    StoreLocation.externalDataDirectory(forStoreAt: url)
-      .deletingLastPathComponent().appendingPathComponent("migration.lock")
-  }
-
-  /// What to hand SQLite to open the store file at `url`: its path, or, for a read-only
-  /// connection to a file on a read-only file system, a `file:` URI that opens it as
-  /// immutable.
-  ///
-  /// There SQLite cannot create the WAL index it reads through, and refuses the file
-  /// ("unable to open database file"). Nothing can change the file on such a file
-  /// system, and when no log file is beside it every committed change is in the file.
-  static func databaseLocation(for url: URL, readonly: Bool) -> String {
-    guard readonly, access(url.path, W_OK) != 0, errno == EROFS,
-      access(url.path + "-wal", F_OK) != 0
-    else { return url.path }
-    var allowed = CharacterSet.urlPathAllowed
-    allowed.remove(charactersIn: "?#%")
-    let path = url.path.addingPercentEncoding(withAllowedCharacters: allowed) ?? url.path
-    return "file:\(path)?immutable=1"
-  }
-
-  /// Removes photo files that no tie and no undo entry refers to, and temporary files.
-  ///
-  /// Safe only under the write lock, which this takes: every other transaction has then
-  /// either committed its rows or rolled back, so an unreferenced file is garbage.
-  func sweepInterruptedPhotoWrites() throws(BowTieError) {
-    try write { db, _ in
-      for name in photos.allFileNames() {
-        let referenced =
-          try !BowTie.filter(BowTie.Columns.photoFile == name).isEmpty(db)
-          || !UndoEntry.filter(UndoEntry.Columns.photoFile == name).isEmpty(db)
-        if !referenced { photos.remove([name]) }
-      }
-      photos.removeTemporaryFiles()
-      if let marker = photos.writingMarker { unlink(marker.path) }
+      throw SQLiteEngine.storeError(error, path: ":memory:")
     }
   }
 
-  /// Creates and fills a new store, or returns nil when another process created one first.
-  private static func create(
-    at url: URL, busyTimeout: TimeInterval, populate: (BowTieStore) throws -> Void
-  ) throws(BowTieError) -> BowTieStore? {
-    let folder = url.deletingLastPathComponent()
-    let temporary = folder.appendingPathComponent(
-      "\(buildPrefix(for: url))\(UUID().uuidString)")
-    // Held until the build ends, so no other process takes the file for abandoned.
-    var descriptor: Int32
+  /// A copy of this store in memory, made with SQLite's backup API: how the fuzzer starts
+  /// every run from the same store without seeding it again.
+  public func inMemoryCopy() throws(BowTieError) -> BowTieStore {
+    guard let sqlite = engine as? SQLiteEngine else {
+      throw .storeUnreadable(path: path, reason: "only a SQLite store is copied into memory")
+    }
     do {
-      try FileSystem.createDirectories(folder)
-      removeAbandonedBuilds(of: url)
-      descriptor = Glibc.open(temporary.path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-      guard descriptor >= 0 else { throw POSIXError.current }
-      flock(descriptor, LOCK_EX | LOCK_NB)
+      let copy = try DatabaseQueue()
+      try sqlite.dbWriter.backup(to: copy)
+      return try BowTieStore(copy, externalDataDirectory: nil)
+    } catch let error as BowTieError {
+      throw error
     } catch {
-      throw .storeNotWritable(path: url.path, reason: error.reason)
-    }
-    // Closing any descriptor of a file drops every fcntl lock the process holds on it,
-    // SQLite's included. So the descriptor is closed only when no connection to the file
-    // is open: after the build's connection closes, and before the store, which is then
-    // the same file, is opened. Once a connection's shared lock is gone, another process
-    // closing its own takes itself for the last and removes the log under this one.
-    func release() {
-      guard descriptor >= 0 else { return }
-      unlink(temporary.path)
-      close(descriptor)
-      descriptor = -1
-    }
-    defer { release() }
-    do {
-      let queue = try DatabaseQueue(
-        path: temporary.path, configuration: buildingConfiguration(busyTimeout: busyTimeout))
-      let store = BowTieStore(opened: queue, at: url)
-      try store.migrate(lockFile: nil)
-      try populate(store)
-      try queue.writeWithoutTransaction { db in
-        try db.execute(sql: "PRAGMA journal_mode = WAL")
-      }
-      try queue.close()
-      try FileSystem.synchronize(temporary)
-    } catch {
-      throw storeError(error, path: url.path)
-    }
-    // link(2) fails if the name exists, which makes creation first-writer-wins.
-    let linkError = link(temporary.path, url.path) == 0 ? 0 : errno
-    release()
-    if linkError == EEXIST { return nil }
-    if linkError != 0 {
-      throw .storeNotWritable(
-        path: url.path, reason: POSIXError(POSIXErrorCode(rawValue: linkError) ?? .EIO).reason)
-    }
-    // The new name is durable only once the folder's entries are.
-    try? FileSystem.synchronize(folder)
-    return try openExisting(at: url, busyTimeout: busyTimeout)
-  }
-
-  /// The name a new store is built under, before a unique suffix: hidden, and beside
-  /// the store so that `link(2)` can put it in place.
-  private static func buildPrefix(for url: URL) -> String {
-    ".\(url.lastPathComponent).new-"
-  }
-
-  /// Removes what a killed process left while building a store at `url`: temporary
-  /// stores (and their journals) that no live process holds. An empty file less than a
-  /// minute old is left alone: its builder may be between creating it and locking it.
-  static func removeAbandonedBuilds(of url: URL) {
-    let folder = url.deletingLastPathComponent()
-    let prefix = buildPrefix(for: url)
-    guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else {
-      return
-    }
-    let cutoff = time(nil) - 60
-    for name in names.sorted() where name.hasPrefix(prefix) {
-      let file = folder.appendingPathComponent(name)
-      var info = stat()
-      guard lstat(file.path, &info) == 0, info.st_size > 0 || info.st_mtim.tv_sec < cutoff
-      else { continue }
-      let suffix = ["-journal", "-wal", "-shm"].first { name.hasSuffix($0) }
-      let build = suffix.map { folder.appendingPathComponent(String(name.dropLast($0.count))) }
-      if isHeld(build ?? file) { continue }
-      unlink(file.path)
+      throw SQLiteEngine.storeError(error, path: ":memory:")
     }
   }
 
-  /// Whether a live process holds the build lock on `file`; false when it is gone.
-  private static func isHeld(_ file: URL) -> Bool {
-    let descriptor = Glibc.open(file.path, O_RDONLY | O_CLOEXEC)
-    guard descriptor >= 0 else { return false }
-    defer { close(descriptor) }
-    return flock(descriptor, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK
+  /// Closes the store's connection, as its engine wants before a process ends (SQLite's
+  /// last connection folds the write-ahead log back into the file). The store must not be
+  /// used afterwards.
+  public func closeDatabase() throws(BowTieError) {
+    try engine.close()
   }
 
-  /// How a new store is built under its temporary name, which no other process opens
-  /// and which is thrown away if anything fails: a rollback journal kept in memory
-  /// (WAL would write every page twice), no syncs until the finished file is synced
-  /// once, and a cache big enough that a large seed's index pages are not read back.
-  /// The file is switched to WAL before it is linked into place.
-  private static func buildingConfiguration(busyTimeout: TimeInterval) -> Configuration {
-    configuration(
-      busyTimeout: busyTimeout,
-      pragmas: "PRAGMA journal_mode = MEMORY; PRAGMA synchronous = OFF; PRAGMA cache_size = -65536")
-  }
-
-  // Not GRDB's `.wal`: it writes a table into the log whenever the log file is missing,
-  // which it is after every last close, so each `show` paid for a write transaction and
-  // its fsyncs, and waited for the write lock. The pragma only reads the header when the
-  // file is in WAL mode already.
-  static func configuration(
-    busyTimeout: TimeInterval,
-    pragmas: String = "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL"
-  ) -> Configuration {
-    var config = Configuration()
-    config.busyMode = .timeout(busyTimeout)
-    config.label = "BowTies"
-    if !pragmas.isEmpty {
-      config.prepareDatabase { db in try db.execute(sql: pragmas) }
-    }
-    return config
-  }
-
-  /// Brings the schema up to date, refusing a store from a newer bowties.
-  func migrate(lockFile: URL?) throws(BowTieError) {
-    let migrator = Schema.migrator(readingPhotoFile: photoFileContents)
-    do {
-      let (superseded, complete) = try dbWriter.read { db in
-        (try migrator.hasBeenSuperseded(db), try migrator.hasCompletedMigrations(db))
-      }
-      if superseded {
-        let unknown = try dbWriter.read { db in
-          try migrator.appliedIdentifiers(db).subtracting(migrator.migrations).sorted()
-        }
-        throw BowTieError.storeFromNewerVersion(path: path, unknownMigrations: unknown)
-      }
-      if complete { return }
-      // GRDB's migrator reads which migrations are applied before it takes the write
-      // lock, so two processes could both run one; a file lock serializes them.
-      let lock = try lockFile.map { try FileLock(exclusiveAt: $0) }
-      defer { lock?.unlock() }
-      try migrator.migrate(dbWriter)
-    } catch {
-      throw Self.storeError(error, path: path)
-    }
-  }
-
-  static func colorTransformer() throws(BowTieError) -> ColorAttributeTransformer {
-    try BowTie.colorTransformer()
-  }
+  var dialect: SQLDialect { engine.dialect }
 
   // MARK: - Access
 
-  /// Runs a read in one consistent snapshot, mapping database errors to ``BowTieError``.
-  func read<T>(_ body: (Database) throws -> T) throws(BowTieError) -> T {
+  /// Runs a read in one consistent snapshot.
+  func read<T>(_ body: (any SQLConnection) throws -> T) throws(BowTieError) -> T {
     do {
-      return try dbWriter.read(body)
+      return try engine.read(body)
     } catch {
-      throw Self.storeError(error, path: path)
+      var error = error
+      error.fillInStorePath(path)
+      throw error
     }
   }
 
-  /// Runs `body` as one IMMEDIATE transaction.
-  ///
-  /// Photo files that `body` wrote are removed again, still under the write lock, if
-  /// the transaction fails; photo files it stopped referring to are removed after the
-  /// commit, in a second transaction, if nothing refers to them any more.
+  /// Runs `body` as one write transaction (``StoreEngine/write(rollingBack:_:)``).
   ///
   /// - Parameter rollingBack: run everything, then roll back: a dry run.
-  func write<T>(rollingBack: Bool = false, _ body: (Database, PhotoChanges) throws -> T)
-    throws(BowTieError) -> T
-  {
-    let changes = PhotoChanges()
-    defer {
-      if changes.markedWriting, let marker = photos.writingMarker { unlink(marker.path) }
-    }
+  func write<T>(
+    rollingBack: Bool = false, _ body: (any SQLConnection, any PhotoWriter) throws -> T
+  ) throws(BowTieError) -> T {
     do {
-      let result = try dbWriter.writeWithoutTransaction { db in
-        var result: T?
-        try db.inTransaction(.immediate) {
-          do {
-            result = try body(db, changes)
-          } catch {
-            photos.remove(changes.created)
-            throw error
-          }
-          guard rollingBack else { return .commit }
-          photos.remove(changes.created)
-          changes.released.removeAll()
-          return .rollback
-        }
-        guard let result else { throw BowTieError.storeUnreadable(path: path, reason: "no result") }
-        return result
-      }
-      if !changes.released.isEmpty {
-        try dbWriter.write { db in
-          for name in changes.released
-          where try BowTie.filter(BowTie.Columns.photoFile == name).isEmpty(db)
-            && UndoEntry.filter(UndoEntry.Columns.photoFile == name).isEmpty(db)
-          {
-            photos.remove([name])
-          }
-        }
-      }
-      return result
+      return try engine.write(rollingBack: rollingBack, body)
     } catch {
-      throw Self.storeError(error, path: path)
-    }
-  }
-
-  /// Turns any error from GRDB, SQLite or the file system into a ``BowTieError``.
-  static func storeError(_ error: any Error, path: String) -> BowTieError {
-    switch error {
-    case var error as BowTieError:
+      var error = error
       error.fillInStorePath(path)
-      return error
-    case let error as DatabaseError:
-      let reason = error.message ?? "\(error.resultCode)"
-      switch error.resultCode {
-      case .SQLITE_BUSY, .SQLITE_LOCKED:
-        return .storeBusy(path: path)
-      case .SQLITE_READONLY, .SQLITE_FULL, .SQLITE_PERM:
-        return .storeNotWritable(path: path, reason: reason)
-      case .SQLITE_NOTADB, .SQLITE_CORRUPT:
-        return .storeUnreadable(
-          path: path, reason: "it is not a bowties store or it is damaged (\(reason))")
-      default:
-        return .storeUnreadable(path: path, reason: reason)
-      }
-    default:
-      return .storeUnreadable(path: path, reason: error.reason)
+      throw error
     }
-  }
-}
-
-/// What a write transaction did to external photo files.
-final class PhotoChanges: @unchecked Sendable {
-  // Only touched inside one write transaction, on the writer's queue.
-  var created: [String] = []
-  var released: Set<String> = []
-  /// Whether this transaction created the photo-writes marker, and must remove it.
-  var markedWriting = false
-}
-
-extension BowTieError {
-  /// Row decoding runs without knowing the store's path; the store adds it.
-  mutating func fillInStorePath(_ path: String) {
-    if case .storeUnreadable("", let reason) = self {
-      self = .storeUnreadable(path: path, reason: reason)
-    }
-  }
-}
-
-extension POSIXError {
-  /// The error `errno` holds now.
-  static var current: POSIXError { POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
-}
-
-/// An advisory `flock(2)` lock on a file, released by ``unlock()`` or when the process dies.
-struct FileLock {
-  private let descriptor: Int32
-
-  init(exclusiveAt file: URL) throws {
-    try FileSystem.createDirectories(file.deletingLastPathComponent())
-    descriptor = Glibc.open(file.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-    guard descriptor >= 0 else { throw POSIXError.current }
-    while flock(descriptor, LOCK_EX) != 0 {
-      guard errno == EINTR else {
-        let error = POSIXError.current
-        close(descriptor)
-        throw error
-      }
-    }
-  }
-
-  func unlock() {
-    flock(descriptor, LOCK_UN)
-    close(descriptor)
   }
 }

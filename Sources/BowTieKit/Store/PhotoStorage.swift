@@ -26,8 +26,8 @@ struct PhotoStorage: Sendable {
     directory?.deletingLastPathComponent().appendingPathComponent("photo-writes-in-progress")
   }
 
-  func isExternal(_ data: Data) -> Bool {
-    directory != nil && data.count > Self.externalThreshold
+  func isExternal(byteCount: Int) -> Bool {
+    directory != nil && byteCount > Self.externalThreshold
   }
 
   /// Whether `name` is a photo file's name: exactly 64 lowercase hexadecimal digits, the
@@ -55,7 +55,7 @@ struct PhotoStorage: Sendable {
 
   /// Writes `data` under its content name unless an intact copy is already there.
   /// Returns the name, and whether this call created the file.
-  func write(_ data: Data, _ changes: PhotoChanges) throws(BowTieError) -> (
+  func write(_ data: Data, _ changes: PhotoFileChanges) throws(BowTieError) -> (
     name: String, created: Bool
   ) {
     guard directory != nil, let writingMarker else {
@@ -140,6 +140,13 @@ struct PhotoStorage: Sendable {
     try FileSystem.createDirectories(target.deletingLastPathComponent())
     if link(original.path, target.path) == 0 { return }
     try FileSystem.writeAtomically(Data(contentsOf: original), to: target)
+  }
+
+  /// The bytes of the photo file `name`, or nil when it is missing, unreadable, or `name`
+  /// is not a photo file's name: for describing a photo, which needs no more.
+  @Sendable func contents(_ name: String) -> Data? {
+    guard let file = try? file(named: name) else { return nil }
+    return try? Data(contentsOf: file)
   }
 
   /// A photo's file name: the SHA-256 of its bytes, in hex.

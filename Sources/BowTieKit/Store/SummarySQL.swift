@@ -14,9 +14,12 @@ import Foundation
 enum SummarySQL {
   /// The app's order: R O Y G B I V, then by name. Breaks every other order's ties, so
   /// the same store always lists the same ties in the same order.
-  static let appOrder = """
+  static let appOrder = "\(appKeyRank), canonicalName, canonicalKey"
+
+  /// A tie's place in R O Y G B I V, 7 for any other key.
+  static let appKeyRank = """
     CASE upper(searchKey) WHEN 'R' THEN 0 WHEN 'O' THEN 1 WHEN 'Y' THEN 2 WHEN 'G' THEN 3 \
-    WHEN 'B' THEN 4 WHEN 'I' THEN 5 WHEN 'V' THEN 6 ELSE 7 END, canonicalName, canonicalKey
+    WHEN 'B' THEN 4 WHEN 'I' THEN 5 WHEN 'V' THEN 6 ELSE 7 END
     """
 
   /// What a report shows of a tie, read by ``Report/Tie/init(row:)``.
@@ -29,7 +32,7 @@ enum SummarySQL {
   /// instant of the last day a tie may have been worn and not be stale.
   static let summary = """
     SELECT count(*) AS ties,
-      count(CASE WHEN isFavorite = TRUE THEN 1 END) AS favorites,
+      count(CASE WHEN isFavorite = 1 THEN 1 END) AS favorites,
       avg(rating) AS averageRating,
       count(CASE WHEN timesWorn > 0 THEN 1 END) AS worn,
       count(CASE WHEN timesWorn = 0 THEN 1 END) AS neverWorn,
@@ -80,7 +83,7 @@ enum SummarySQL {
     """
     SELECT candidate.*,
       (coalesce(days, :neverWornDays) + 1) * (1 + rating)
-        * (CASE WHEN isFavorite = TRUE THEN 1.5 ELSE 1 END) AS score
+        * (CASE WHEN isFavorite = 1 THEN 1.5 ELSE 1 END) AS score
     FROM (
       SELECT \(tieColumns(dialect)), canonicalName, canonicalKey FROM bowTie
       WHERE lastWorn IS NULL OR lastWorn < (SELECT max(lastWorn) FROM bowTie)
@@ -105,44 +108,5 @@ enum SummarySQL {
       """
         + (conditions.isEmpty ? "" : "\nWHERE " + conditions.joined(separator: " AND "))
         + "\nORDER BY wearEvent.wornAt DESC, wearEvent.id DESC"
-  }
-}
-
-/// What one database engine says its own way.
-///
-/// Everything else in ``SummarySQL`` is portable; a second engine (PostgreSQL) adds a
-/// case here and nothing else.
-enum SQLDialect: Sendable {
-  case sqlite
-
-  /// Whole calendar days from the local day of `lastWorn` to the day bound as
-  /// `:asOfDay` (`2026-11-21`), never below 0; NULL for a tie never worn.
-  ///
-  /// SQLite: `:dayShift` is a date modifier that moves a stored UTC instant to the
-  /// report's time zone (``dayShift(for:at:)``); `julianday` of the two days' starts
-  /// differ by a whole number.
-  var daysSinceWorn: String {
-    switch self {
-    case .sqlite:
-      "max(0, CAST(julianday(:asOfDay) - julianday(lastWorn, :dayShift, 'start of day') AS INTEGER))"
-    }
-  }
-
-  /// The `:dayShift` for days counted in `timeZone`: a fixed offset ("+3600 seconds")
-  /// for a zone without daylight-saving time, else `localtime`, SQLite's own reading of
-  /// the process's zone (`TZ`), which only the process's own zone can use.
-  ///
-  /// - Throws: ``BowTieError/invalidValue(_:)`` for any other zone.
-  static func dayShift(for timeZone: TimeZone, at date: Date) throws(BowTieError) -> String {
-    if timeZone.nextDaylightSavingTimeTransition(after: .distantPast) == nil {
-      let seconds = timeZone.secondsFromGMT(for: date)
-      return "\(seconds < 0 ? "-" : "+")\(abs(seconds)) seconds"
-    }
-    guard timeZone.identifier == TimeZone.current.identifier else {
-      throw .invalidValue(
-        "days can be counted in the local time zone (\(TimeZone.current.identifier)) or a "
-          + "fixed offset, not in \(timeZone.identifier)")
-    }
-    return "localtime"
   }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// Which ties `list` shows, in which order.
 public struct TieFilter: Equatable, Sendable {
@@ -45,10 +44,9 @@ extension BowTieStore {
   public func forEachTie(_ filter: TieFilter, _ body: (BowTie) throws -> Void)
     throws(BowTieError)
   {
+    let (sql, arguments) = Self.select(BowTie.listingColumns, filter)
     try read { db in
-      let cursor = try Self.request(filter).select(BowTie.allColumnsButPhotoBytes)
-        .fetchCursor(db)
-      while let tie = try cursor.next() { try body(tie) }
+      try db.forEachRow(sql, arguments) { row in try body(try BowTie(row: row)) }
     }
   }
 
@@ -59,53 +57,63 @@ extension BowTieStore {
     _ filter: TieFilter, names: (_ key: String, _ name: String) throws -> Void,
     _ body: (BowTie) throws -> Void
   ) throws(BowTieError) {
+    let (namesSQL, arguments) = Self.select("searchKey, name", filter)
+    let (tiesSQL, _) = Self.select(BowTie.listingColumns, filter)
     try read { db in
-      let columns = BowTie.Columns.self
-      let rows = try Row.fetchCursor(
-        db, Self.request(filter).select(columns.searchKey, columns.name))
-      while let row = try rows.next() { try names(row[0], row[1]) }
-      let ties = try Self.request(filter).select(BowTie.allColumnsButPhotoBytes).fetchCursor(db)
-      while let tie = try ties.next() { try body(tie) }
+      try db.forEachRow(namesSQL, arguments) { row in
+        try names(try row.decode("searchKey"), try row.decode("name"))
+      }
+      try db.forEachRow(tiesSQL, arguments) { row in try body(try BowTie(row: row)) }
     }
   }
 
-  /// The ties that pass `filter`, in its order.
-  private static func request(_ filter: TieFilter) -> QueryInterfaceRequest<BowTie> {
-    var request = BowTie.all()
-    let columns = BowTie.Columns.self
-    if filter.favoritesOnly { request = request.filter(columns.isFavorite == true) }
-    if let minimum = filter.minimumRating { request = request.filter(columns.rating >= minimum) }
-    if let maximum = filter.maximumRating { request = request.filter(columns.rating <= maximum) }
+  /// The statement that selects `columns` of the ties that pass `filter`, in its order.
+  static func select(_ columns: String, _ filter: TieFilter) -> (String, SQLArguments) {
+    var conditions: [String] = []
+    var arguments = SQLArguments()
+    if filter.favoritesOnly { conditions.append("isFavorite = 1") }
+    if let minimum = filter.minimumRating {
+      conditions.append("rating >= :minimumRating")
+      arguments["minimumRating"] = .real(minimum)
+    }
+    if let maximum = filter.maximumRating {
+      conditions.append("rating <= :maximumRating")
+      arguments["maximumRating"] = .real(maximum)
+    }
     if let since = filter.wornSince {
-      request = request.filter(columns.lastWorn >= StorageDate.format(since))
+      conditions.append("lastWorn >= :wornSince")
+      arguments["wornSince"] = .text(StorageDate.format(since))
     }
     if let since = filter.notWornSince {
-      request = request.filter(
-        columns.lastWorn == nil || columns.lastWorn < StorageDate.format(since))
+      conditions.append("(lastWorn IS NULL OR lastWorn < :notWornSince)")
+      arguments["notWornSince"] = .text(StorageDate.format(since))
     }
-    if filter.neverWorn { request = request.filter(columns.timesWorn == 0) }
-    request = order(request, filter.sort)
-    if filter.reverse { request = request.reversed() }
-    if let limit = filter.limit { request = request.limit(limit) }
-    return request
+    if filter.neverWorn { conditions.append("timesWorn = 0") }
+    let order = Self.order(filter.sort).map { term, descending in
+      term + (descending != filter.reverse ? " DESC" : "")
+    }
+    var sql = "SELECT \(columns) FROM bowTie"
+    if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
+    sql += " ORDER BY " + order.joined(separator: ", ")
+    if let limit = filter.limit {
+      sql += " LIMIT :limit"
+      arguments["limit"] = .integer(Int64(limit))
+    }
+    return (sql, arguments)
   }
 
-  private static func order(_ request: QueryInterfaceRequest<BowTie>, _ sort: TieFilter.Sort)
-    -> QueryInterfaceRequest<BowTie>
-  {
-    let columns = BowTie.Columns.self
-    let appOrder = request.orderedLikeTheApp()
+  /// The terms of `sort`'s order, each with whether it descends; `reverse` flips them all.
+  /// A never-worn tie's NULL `lastWorn` is placed by a term of its own, as the engines
+  /// place NULLs differently.
+  private static func order(_ sort: TieFilter.Sort) -> [(String, Bool)] {
+    let byName = [("canonicalName", false), ("canonicalKey", false)]
     switch sort {
-    case .key: return appOrder
-    case .name: return request.order(columns.canonicalName, columns.canonicalKey)
-    case .rating:
-      return request.order(columns.rating.desc, columns.canonicalName, columns.canonicalKey)
-    case .worn:
-      return request.order(columns.timesWorn.desc, columns.canonicalName, columns.canonicalKey)
-    case .lastWorn:
-      return request.order(
-        columns.lastWorn == nil, columns.lastWorn.desc, columns.canonicalName,
-        columns.canonicalKey)
+    case .key:
+      return [(SummarySQL.appKeyRank, false)] + byName
+    case .name: return byName
+    case .rating: return [("rating", true)] + byName
+    case .worn: return [("timesWorn", true)] + byName
+    case .lastWorn: return [("lastWorn IS NULL", false), ("lastWorn", true)] + byName
     }
   }
 }

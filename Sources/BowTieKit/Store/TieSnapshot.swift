@@ -1,29 +1,42 @@
 import Foundation
-import GRDB
 
 /// A tie's row exactly as stored, column by column, so an undo can put it back bit for
 /// bit, an undecodable color archive included.
 public struct TieSnapshot: Codable, Equatable, Sendable {
-  /// One SQLite value.
+  /// One stored value, as the undo log's JSON keeps it.
   public enum Value: Codable, Equatable, Sendable {
     case null, integer(Int64), real(Double), text(String), blob(Data)
+
+    init(_ value: SQLValue) {
+      switch value {
+      case .null: self = .null
+      case .integer(let number): self = .integer(number)
+      case .real(let number): self = .real(number)
+      case .text(let text): self = .text(text)
+      case .blob(let data): self = .blob(data)
+      }
+    }
+
+    var sqlValue: SQLValue {
+      switch self {
+      case .null: .null
+      case .integer(let number): .integer(number)
+      case .real(let number): .real(number)
+      case .text(let text): .text(text)
+      case .blob(let data): .blob(data)
+      }
+    }
   }
 
   public var columns: [String: Value]
   /// The tie's wear dates, for a snapshot taken before a removal.
   public var wears: [Date]
 
-  init(_ row: Row, wears: [Date] = []) {
+  /// The row's values under the schema's column names (``BowTie/storedColumns``), which
+  /// are the same whatever case an engine gives its result's columns.
+  init(_ row: any SQLRow, wears: [Date] = []) {
     var columns: [String: Value] = [:]
-    for (name, value) in row {
-      switch value.storage {
-      case .null: columns[name] = .null
-      case .int64(let number): columns[name] = .integer(number)
-      case .double(let number): columns[name] = .real(number)
-      case .string(let text): columns[name] = .text(text)
-      case .blob(let data): columns[name] = .blob(data)
-      }
-    }
+    for name in BowTie.storedColumns { columns[name] = Value(row[name]) }
     self.columns = columns
     self.wears = wears
   }
@@ -50,32 +63,27 @@ public struct TieSnapshot: Codable, Equatable, Sendable {
     return nil
   }
 
-  /// The values as GRDB arguments, in `names` order.
-  func arguments(_ names: [String]) -> StatementArguments {
-    StatementArguments(
-      names.map { name -> (any DatabaseValueConvertible)? in
-        switch columns[name] ?? .null {
-        case .null: nil
-        case .integer(let number): number
-        case .real(let number): number
-        case .text(let text): text
-        case .blob(let data): data
-        }
-      })
+  /// The values of `names`, in order.
+  func values(_ names: [String]) -> [SQLValue] {
+    names.map { (columns[$0] ?? .null).sqlValue }
   }
 
-  /// Takes a snapshot of the tie with this id.
-  static func take(_ id: UUID, in db: Database, withWears: Bool = false) throws -> TieSnapshot? {
+  /// Takes a snapshot of the tie with this id, locking its row for the write transaction
+  /// it is taken in.
+  static func take(_ id: UUID, in connection: any SQLConnection, withWears: Bool = false)
+    throws -> TieSnapshot?
+  {
     guard
-      let row = try Row.fetchOne(
-        db, sql: "SELECT * FROM bowTie WHERE id = ?", arguments: [id.uuidString])
+      let row = try connection.fetchOne(
+        "SELECT \(BowTie.allColumns) FROM bowTie WHERE id = ?\(connection.dialect.lockingRead)",
+        [id.text])
     else { return nil }
     let wears =
       withWears
-      ? try String.fetchAll(
-        db, sql: "SELECT wornAt FROM wearEvent WHERE tieId = ? ORDER BY wornAt, id",
-        arguments: [id.uuidString]
-      ).map(StorageDate.parse)
+      ? try connection.fetchValues(
+        "SELECT wornAt FROM wearEvent WHERE tieId = ? ORDER BY wornAt, id", [id.text],
+        as: String.self
+      ).map { text throws(BowTieError) in try StorageDate.parse(text) }
       : []
     return TieSnapshot(row, wears: wears)
   }

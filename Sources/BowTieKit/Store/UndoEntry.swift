@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// What one change did, with what is needed to take it back.
 ///
@@ -25,6 +24,16 @@ public enum UndoableChange: Codable, Equatable, Sendable {
   }
 
   /// The command that made the change.
+  /// The tie's name, where the change itself records it.
+  var tieName: String? {
+    switch self {
+    case .add(let name): name
+    case .edit(let previous), .remove(let previous):
+      if case .text(let name)? = previous.columns["name"] { name } else { nil }
+    case .wear, .rate, .favorite: nil
+    }
+  }
+
   public var command: String {
     switch self {
     case .wear: "wear"
@@ -41,6 +50,8 @@ public enum UndoableChange: Codable, Equatable, Sendable {
 public struct UndoEntry: Identifiable, Equatable, Sendable {
   public var id: Int64?
   public var madeAt: Date
+  /// Who made it (``UndoUser/current``): `undo` takes back one's own changes only.
+  public var madeBy: String
   public var tieID: UUID
   public var change: UndoableChange
 
@@ -51,11 +62,10 @@ public struct UndoEntry: Identifiable, Equatable, Sendable {
 extension UndoEntry {
   /// Why this entry cannot be undone as it is stored, or nil: for an edit or a removal,
   /// the row it would put back.
-  func problem(in db: Database) throws -> String? {
+  func problem() -> String? {
     switch change {
     case .edit(let previous), .remove(let previous):
-      let columns = Set(try db.columns(in: BowTie.databaseTableName).map(\.name))
-      return previous.problem(tableColumns: columns)
+      return previous.problem(tableColumns: Set(BowTie.storedColumns))
     case .wear, .rate, .favorite, .add:
       return nil
     }
@@ -73,40 +83,34 @@ public struct UndoneChange: Equatable, Sendable {
 
 // MARK: - Database
 
-extension UndoEntry: FetchableRecord, MutablePersistableRecord {
-  public static let databaseTableName = "undoEntry"
+extension UndoEntry {
+  /// What ``init(row:)`` reads.
+  static let columns = "id, madeAt, madeBy, tieId, change"
 
-  public enum Columns {
-    public static let id = Column("id")
-    public static let madeAt = Column("madeAt")
-    public static let tieID = Column("tieId")
-    public static let change = Column("change")
-    public static let photoFile = Column("photoFile")
-  }
-
-  public init(row: Row) throws {
-    let tieText: String = try row.decode(forColumn: Columns.tieID.name)
-    let changeText: String = try row.decode(forColumn: Columns.change.name)
-    let madeText: String = try row.decode(forColumn: Columns.madeAt.name)
-    guard let tieID = UUID(uuidString: tieText),
+  /// Reads a row of the `undoEntry` table.
+  init(row: any SQLRow) throws(BowTieError) {
+    let tieText: String = try row.decode("tieId")
+    let changeText: String = try row.decode("change")
+    let madeText: String = try row.decode("madeAt")
+    guard let tieID = UUID(text: tieText),
       let change = try? Self.decoder.decode(UndoableChange.self, from: Data(changeText.utf8))
     else {
-      throw BowTieError.storeUnreadable(path: "", reason: "an undo entry cannot be read")
+      throw .storeUnreadable(path: "", reason: "an undo entry cannot be read")
     }
     self.init(
-      id: row[Columns.id], madeAt: try StorageDate.parse(madeText), tieID: tieID, change: change)
+      id: try row.decode("id"), madeAt: try StorageDate.parse(madeText),
+      madeBy: try row.decode("madeBy") ?? "", tieID: tieID, change: change)
   }
 
-  public func encode(to container: inout PersistenceContainer) throws {
-    container[Columns.id] = id
-    container[Columns.madeAt] = StorageDate.format(madeAt)
-    container[Columns.tieID] = tieID.uuidString
-    container[Columns.change] = String(decoding: try Self.encoder.encode(change), as: UTF8.self)
-    container[Columns.photoFile] = change.photoFile
-  }
-
-  public mutating func didInsert(_ inserted: InsertionSuccess) {
-    id = inserted.rowID
+  /// Inserts the entry and takes its new id.
+  mutating func append(to connection: any SQLConnection) throws {
+    let change = String(decoding: try Self.encoder.encode(self.change), as: UTF8.self)
+    id = try connection.fetchValue(
+      """
+      INSERT INTO undoEntry (madeAt, madeBy, tieId, change, photoFile) VALUES (?, ?, ?, ?, ?)
+      RETURNING id
+      """,
+      [StorageDate.format(madeAt), madeBy, tieID.text, change, self.change.photoFile])
   }
 
   private static var encoder: JSONEncoder {
@@ -125,5 +129,22 @@ extension UndoEntry: FetchableRecord, MutablePersistableRecord {
       try StorageDate.parse(try decoder.singleValueContainer().decode(String.self))
     }
     return decoder
+  }
+}
+
+/// Who makes a change, as the undo log records it: `BOWTIES_USER`, else the login name
+/// and the host (`alice@laptop`). On a store several people share, `undo` takes back the
+/// changes of the one who runs it.
+public enum UndoUser {
+  public static var current: String {
+    if let user = ProcessEnvironment.value("BOWTIES_USER"), !user.isEmpty { return user }
+    let login =
+      ["USER", "LOGNAME"].lazy.compactMap(ProcessEnvironment.value).first { !$0.isEmpty }
+      ?? "uid\(getuid())"
+    var host = [CChar](repeating: 0, count: 256)
+    guard gethostname(&host, host.count - 1) == 0 else { return login }
+    let name = String(
+      decoding: host.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    return name.isEmpty ? login : "\(login)@\(name)"
   }
 }

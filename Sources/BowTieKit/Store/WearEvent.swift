@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// One time a tie was worn.
 public struct WearEvent: Identifiable, Equatable, Sendable {
@@ -23,32 +22,21 @@ public struct WearRecord: Equatable, Sendable {
 
 // MARK: - Database
 
-extension WearEvent: FetchableRecord, MutablePersistableRecord {
-  public static let databaseTableName = "wearEvent"
-
-  public enum Columns {
-    public static let id = Column("id")
-    public static let tieID = Column("tieId")
-    public static let wornAt = Column("wornAt")
-  }
-
-  public init(row: Row) throws {
-    let tieText: String = try row.decode(forColumn: Columns.tieID.name)
-    let wornText: String = try row.decode(forColumn: Columns.wornAt.name)
-    guard let tieID = UUID(uuidString: tieText) else {
-      throw BowTieError.storeUnreadable(
-        path: "", reason: "a wear's tie id '\(tieText)' is not a UUID")
+extension WearEvent {
+  /// Reads a row with `id`, `tieId` and `wornAt`.
+  init(row: any SQLRow) throws(BowTieError) {
+    let tieText: String = try row.decode("tieId")
+    guard let tieID = UUID(text: tieText) else {
+      throw .storeUnreadable(path: "", reason: "a wear's tie id '\(tieText)' is not a UUID")
     }
-    self.init(id: row[Columns.id], tieID: tieID, wornAt: try StorageDate.parse(wornText))
+    self.init(
+      id: try row.decode("id"), tieID: tieID, wornAt: try StorageDate.parse(row.decode("wornAt")))
   }
 
-  public func encode(to container: inout PersistenceContainer) {
-    container[Columns.id] = id
-    container[Columns.tieID] = tieID.uuidString
-    container[Columns.wornAt] = StorageDate.format(wornAt)
-  }
-
-  public mutating func didInsert(_ inserted: InsertionSuccess) {
-    id = inserted.rowID
+  /// Inserts the event and takes its new id.
+  mutating func append(to connection: any SQLConnection) throws {
+    id = try connection.fetchValue(
+      "INSERT INTO wearEvent (tieId, wornAt) VALUES (?, ?) RETURNING id",
+      [tieID.text, StorageDate.format(wornAt)])
   }
 }

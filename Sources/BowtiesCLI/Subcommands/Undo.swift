@@ -6,9 +6,11 @@ extension Bowties {
   struct Undo: ParsableCommand {
     static let configuration = CommandConfiguration(
       commandName: "undo",
-      abstract: "Take back the most recent change (wear, rate, favorite, add, edit, remove); "
+      abstract: "Take back your most recent change (wear, rate, favorite, add, edit, remove); "
         + "again for the one before.",
-      discussion: "The log keeps the last \(UndoEntry.capacity) changes, across runs.")
+      discussion: "The log keeps the last \(UndoEntry.capacity) changes, across runs. Each "
+        + "records its user ($BOWTIES_USER, else $USER@host); undo takes back only yours, and "
+        + "refuses (exit 77) when another user changed that tie since.")
 
     @OptionGroup var storeOptions: StoreOptions
     @OptionGroup var output: OutputOptions

@@ -12,6 +12,7 @@ enum ExitStatus {
   static let cannotCreate: Int32 = 73  // EX_CANTCREAT
   static let storeUnusable: Int32 = 74  // EX_IOERR
   static let storeBusy: Int32 = 75  // EX_TEMPFAIL
+  static let notYours: Int32 = 77  // EX_NOPERM
 
   static func code(for error: BowTieError) -> Int32 {
     switch error {
@@ -25,6 +26,7 @@ enum ExitStatus {
     case .storeUnreadable, .storeNotWritable, .storeFromNewerVersion, .photoUnavailable:
       storeUnusable
     case .storeBusy: storeBusy
+    case .changedByOtherUser: notYours
     }
   }
 

@@ -1,7 +1,8 @@
 import Foundation
 import GRDB
 
-/// The store's schema, versioned with GRDB's migrator.
+/// A SQLite store's schema, versioned with GRDB's migrator. (A PostgreSQL store's is the
+/// same tables in that engine's types: the BowTiePostgres module.)
 ///
 /// Migrations use string literals only, never the record's `Columns`, and are never
 /// edited once landed: a store must read the same whatever the code looks like today.
@@ -121,8 +122,16 @@ enum Schema {
       let ids = try String.fetchAll(
         db, sql: "SELECT id FROM bowTie WHERE photoData IS NOT NULL OR photoFile IS NOT NULL")
       for id in ids {
-        try describePhoto(ofTie: id, in: db, readingPhotoFile: readingPhotoFile)
+        try describePhoto(
+          ofTie: id, in: SQLiteConnection(db: db), readingPhoto: readingPhotoFile)
       }
+    }
+
+    // Undo takes back the newest change made by the user who asks (`BOWTIES_USER`, else
+    // user@host), so each change records who made it. Entries made before say '', which
+    // anyone may undo, as anyone could then.
+    migrator.registerMigration("v6: undo by user") { db in
+      try db.execute(sql: "ALTER TABLE undoEntry ADD COLUMN madeBy TEXT NOT NULL DEFAULT ''")
     }
 
     // Later migrations are appended here.
@@ -134,17 +143,17 @@ enum Schema {
   /// be read: for rows whose photo arrived without them (a store before v5, an undo of a
   /// change made before it).
   static func describePhoto(
-    ofTie id: String, in db: Database, readingPhotoFile: (String) -> Data?
+    ofTie id: String, in connection: any SQLConnection, readingPhoto: (String) -> Data?
   ) throws {
     guard
-      let row = try Row.fetchOne(
-        db, sql: "SELECT photoData, photoFile FROM bowTie WHERE id = ?", arguments: [id])
+      let row = try connection.fetchOne(
+        "SELECT photoData, photoFile FROM bowTie WHERE id = ?", [id])
     else { return }
-    let inline: Data? = row["photoData"]
-    let file: String? = row["photoFile"]
-    let description = (inline ?? file.flatMap(readingPhotoFile)).flatMap(PhotoDescription.init(of:))
-    try db.execute(
-      sql: "UPDATE bowTie SET photoFormat = ?, photoWidth = ?, photoHeight = ? WHERE id = ?",
-      arguments: [description?.format.rawValue, description?.width, description?.height, id])
+    let inline: Data? = try row.decode("photoData")
+    let file: String? = try row.decode("photoFile")
+    let description = (inline ?? file.flatMap(readingPhoto)).flatMap(PhotoDescription.init(of:))
+    try connection.execute(
+      "UPDATE bowTie SET photoFormat = ?, photoWidth = ?, photoHeight = ? WHERE id = ?",
+      [description?.format.rawValue, description?.width, description?.height, id])
   }
 }

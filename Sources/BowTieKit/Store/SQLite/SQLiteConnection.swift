@@ -1,0 +1,135 @@
+import Foundation
+import GRDB
+import GRDBSQLite
+
+/// A GRDB connection, inside one of its transactions, as the store's code reaches it.
+///
+/// Every statement is GRDB's cached statement for its SQL: a command runs a handful, and a
+/// seed runs the same few a hundred thousand times.
+struct SQLiteConnection: SQLConnection {
+  let db: Database
+
+  var dialect: SQLDialect { .sqlite }
+
+  func execute(_ sql: String, _ arguments: SQLArguments) throws {
+    if arguments.positional.isEmpty && arguments.named.isEmpty {
+      // Schema changes run several statements at once, which a cached statement cannot.
+      try db.execute(sql: sql)
+      return
+    }
+    try db.cachedStatement(sql: sql).execute(arguments: arguments.statementArguments)
+  }
+
+  func forEachRow(
+    _ sql: String, _ arguments: SQLArguments, _ body: (any SQLRow) throws -> Void
+  ) throws {
+    let rows = try Row.fetchCursor(
+      db.cachedStatement(sql: sql), arguments: arguments.statementArguments)
+    while let row = try rows.next() { try body(SQLiteRow(row: row)) }
+  }
+
+  /// Runs `statement` with `values` bound through SQLite's C API, in order, once: for the
+  /// inserts a seed makes once per tie, where binding through `StatementArguments` (a
+  /// generic map and a recursion per value) cost more than SQLite's own work for the row.
+  func executeMany(_ sql: String, _ values: [SQLValue]) throws {
+    let statement = try db.cachedStatement(sql: sql)
+    let handle = statement.sqliteStatement
+    sqlite3_reset(handle)
+    for (index, value) in zip(Int32(1)..., values) {
+      let code: Int32
+      switch value {
+      case .null: code = sqlite3_bind_null(handle, index)
+      case .integer(let number): code = sqlite3_bind_int64(handle, index, number)
+      case .real(let number): code = sqlite3_bind_double(handle, index, number)
+      case .text(let text): code = sqlite3_bind_text(handle, index, text, -1, Self.transient)
+      case .blob(let data):
+        code = data.withUnsafeBytes {
+          sqlite3_bind_blob(handle, index, $0.baseAddress, Int32($0.count), Self.transient)
+        }
+      }
+      guard code == SQLITE_OK else { throw error(code, statement) }
+    }
+    let code = sqlite3_step(handle)
+    guard code == SQLITE_DONE else {
+      let error = error(code, statement)
+      sqlite3_reset(handle)
+      throw error
+    }
+  }
+
+  /// For a large seed into an empty store: SQLite builds an index from its rows in one
+  /// sort, faster than it grows it by inserts in random order (a random UUID, a name, a
+  /// date per row). The unique ones (`id`, `canonicalKey`) stay: seeding relies on them.
+  /// Inside the seed's transaction, no other connection ever sees the store without
+  /// them, and a failed seed rolls the drop back too.
+  func suspendIndexes() throws -> [String] {
+    let indexes = try Row.fetchAll(
+      db,
+      sql: """
+        SELECT name, sql FROM sqlite_master
+        WHERE type = 'index' AND sql IS NOT NULL AND tbl_name IN ('bowTie', 'wearEvent')
+        ORDER BY name
+        """)
+    for index in indexes {
+      let name: String = index["name"]
+      try db.execute(sql: "DROP INDEX \(name.quotedDatabaseIdentifier)")
+    }
+    return indexes.map { $0["sql"] }
+  }
+
+  /// `SQLITE_TRANSIENT`, which C defines as a cast Swift does not import: SQLite copies the
+  /// bytes before the call returns.
+  private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+  private func error(_ code: Int32, _ statement: Statement) -> DatabaseError {
+    DatabaseError(
+      resultCode: ResultCode(rawValue: code),
+      message: String(cString: sqlite3_errmsg(db.sqliteConnection)), sql: statement.sql)
+  }
+}
+
+/// A GRDB row, read as the store's code reads rows on either engine.
+struct SQLiteRow: SQLRow {
+  let row: Row
+
+  subscript(_ column: String) -> SQLValue {
+    (row[column] as DatabaseValue?).map(SQLValue.init) ?? .null
+  }
+
+  subscript(_ index: Int) -> SQLValue {
+    index < row.count ? SQLValue(row[index] as DatabaseValue) : .null
+  }
+
+  var columnNames: [String] { Array(row.columnNames) }
+}
+
+extension SQLValue {
+  init(_ value: DatabaseValue) {
+    switch value.storage {
+    case .null: self = .null
+    case .int64(let number): self = .integer(number)
+    case .double(let number): self = .real(number)
+    case .string(let text): self = .text(text)
+    case .blob(let data): self = .blob(data)
+    }
+  }
+
+  var databaseValue: DatabaseValue {
+    switch self {
+    case .null: .null
+    case .integer(let number): number.databaseValue
+    case .real(let number): number.databaseValue
+    case .text(let text): text.databaseValue
+    case .blob(let data): data.databaseValue
+    }
+  }
+}
+
+extension SQLArguments {
+  var statementArguments: StatementArguments {
+    if !named.isEmpty {
+      return StatementArguments(named.mapValues { $0.databaseValue })
+    }
+    return StatementArguments(positional.map(\.databaseValue))
+  }
+}

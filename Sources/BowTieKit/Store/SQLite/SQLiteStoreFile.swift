@@ -1,0 +1,295 @@
+import Foundation
+import GRDB
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+// The SQLite store's file: where it is created, how it is opened, migrated and swept.
+extension SQLiteEngine {
+  /// Opens the store file at `url`, creating it when it does not exist.
+  ///
+  /// A new store is built under a temporary name, filled by `populate`, and linked
+  /// into place only when complete, so no process ever sees a half-created store, and
+  /// two processes racing to create it end up sharing one.
+  ///
+  /// - Returns: the store, and whether this call created it.
+  static func open(
+    at url: URL, busyTimeout: TimeInterval? = nil,
+    ifMissing populate: (BowTieStore) throws -> Void = { _ in }
+  ) throws(BowTieError) -> (engine: SQLiteEngine, created: Bool) {
+    _ = try BowTie.colorTransformer()
+    let timeout: TimeInterval
+    if let busyTimeout {
+      timeout = busyTimeout
+    } else {
+      timeout = try BowTieStore.defaultBusyTimeout
+    }
+    var info = stat()
+    if lstat(url.path, &info) != 0 {
+      guard errno == ENOENT else {
+        throw .storeUnreadable(path: url.path, reason: POSIXError.current.reason)
+      }
+      if let engine = try create(at: url, busyTimeout: timeout, populate: populate) {
+        return (engine, true)
+      }
+    }
+    return (try openExisting(at: url, busyTimeout: timeout), false)
+  }
+
+  private static func openExisting(
+    at url: URL, busyTimeout: TimeInterval
+  ) throws(BowTieError) -> SQLiteEngine {
+    var isDirectory: ObjCBool = false
+    if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory),
+      isDirectory.boolValue
+    {
+      throw .storeUnreadable(path: url.path, reason: "it is a directory, not a store file")
+    }
+    var config = configuration(busyTimeout: busyTimeout)
+    // A store the user cannot write still answers show and list.
+    config.readonly = access(url.path, W_OK) != 0
+    let location = databaseLocation(for: url, readonly: config.readonly)
+    let engine: SQLiteEngine
+    do {
+      engine = SQLiteEngine(
+        opened: try DatabaseQueue(path: location, configuration: config), at: url)
+    } catch {
+      throw storeError(error, path: url.path)
+    }
+    try engine.migrate(lockFile: migrationLock(forStoreAt: url))
+    if let marker = engine.photos.writingMarker, access(marker.path, F_OK) == 0, !config.readonly {
+      try engine.sweepInterruptedPhotoWrites()
+    }
+    return engine
+  }
+
+  /// A connection that only reads the store file at `url`, as `doctor` reads a store and
+  /// `restore` a backup: no migration, no sweep, no write, and no file left beside it.
+  ///
+  /// A read-only connection to a store in WAL mode creates the `-wal` and `-shm` files it
+  /// reads through, and cannot remove them when it closes. So where this process may write
+  /// the file and no log is there yet, the connection is a writable one that SQLite refuses
+  /// writes on (`query_only`): as the last connection, it removes both when it closes.
+  /// Otherwise it is read-only, and on a read-only file system immutable
+  /// (``databaseLocation(for:readonly:)``). The caller closes it.
+  static func openForReading(at url: URL) throws -> DatabaseQueue {
+    let writable = access(url.path, W_OK) == 0 && access(url.path + "-wal", F_OK) != 0
+    var config = configuration(
+      busyTimeout: try BowTieStore.defaultBusyTimeout,
+      pragmas: writable ? "PRAGMA query_only = ON" : "")
+    config.readonly = !writable
+    return try DatabaseQueue(
+      path: databaseLocation(for: url, readonly: config.readonly), configuration: config)
+  }
+
+  /// The file whose lock serializes migrations of the store at `url`.
+  static func migrationLock(forStoreAt url: URL) -> URL {
+    StoreLocation.externalDataDirectory(forStoreAt: url)
+      .deletingLastPathComponent().appendingPathComponent("migration.lock")
+  }
+
+  /// What to hand SQLite to open the store file at `url`: its path, or, for a read-only
+  /// connection to a file on a read-only file system, a `file:` URI that opens it as
+  /// immutable.
+  ///
+  /// There SQLite cannot create the WAL index it reads through, and refuses the file
+  /// ("unable to open database file"). Nothing can change the file on such a file
+  /// system, and when no log file is beside it every committed change is in the file.
+  static func databaseLocation(for url: URL, readonly: Bool) -> String {
+    guard readonly, access(url.path, W_OK) != 0, errno == EROFS,
+      access(url.path + "-wal", F_OK) != 0
+    else { return url.path }
+    var allowed = CharacterSet.urlPathAllowed
+    allowed.remove(charactersIn: "?#%")
+    let path = url.path.addingPercentEncoding(withAllowedCharacters: allowed) ?? url.path
+    return "file:\(path)?immutable=1"
+  }
+
+  /// Removes photo files that no tie and no undo entry refers to, and temporary files.
+  ///
+  /// Safe only under the write lock, which this takes: every other transaction has then
+  /// either committed its rows or rolled back, so an unreferenced file is garbage.
+  func sweepInterruptedPhotoWrites() throws(BowTieError) {
+    try write(rollingBack: false) { connection, _ in
+      for name in photos.allFileNames() where try !PhotoReferences.exist(name, in: connection) {
+        photos.remove([name])
+      }
+      photos.removeTemporaryFiles()
+      if let marker = photos.writingMarker { unlink(marker.path) }
+    }
+  }
+
+  /// Creates and fills a new store, or returns nil when another process created one first.
+  private static func create(
+    at url: URL, busyTimeout: TimeInterval, populate: (BowTieStore) throws -> Void
+  ) throws(BowTieError) -> SQLiteEngine? {
+    let folder = url.deletingLastPathComponent()
+    let temporary = folder.appendingPathComponent(
+      "\(buildPrefix(for: url))\(UUID().uuidString)")
+    // Held until the build ends, so no other process takes the file for abandoned.
+    var descriptor: Int32
+    do {
+      try FileSystem.createDirectories(folder)
+      removeAbandonedBuilds(of: url)
+      descriptor = Glibc.open(temporary.path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+      guard descriptor >= 0 else { throw POSIXError.current }
+      flock(descriptor, LOCK_EX | LOCK_NB)
+    } catch {
+      throw .storeNotWritable(path: url.path, reason: error.reason)
+    }
+    // Closing any descriptor of a file drops every fcntl lock the process holds on it,
+    // SQLite's included. So the descriptor is closed only when no connection to the file
+    // is open: after the build's connection closes, and before the store, which is then
+    // the same file, is opened. Once a connection's shared lock is gone, another process
+    // closing its own takes itself for the last and removes the log under this one.
+    func release() {
+      guard descriptor >= 0 else { return }
+      unlink(temporary.path)
+      Glibc.close(descriptor)
+      descriptor = -1
+    }
+    defer { release() }
+    do {
+      let queue = try DatabaseQueue(
+        path: temporary.path, configuration: buildingConfiguration(busyTimeout: busyTimeout))
+      let engine = SQLiteEngine(opened: queue, at: url)
+      try engine.migrate(lockFile: nil)
+      try populate(BowTieStore(engine: engine))
+      try queue.writeWithoutTransaction { db in
+        try db.execute(sql: "PRAGMA journal_mode = WAL")
+      }
+      try queue.close()
+      try FileSystem.synchronize(temporary)
+    } catch {
+      throw storeError(error, path: url.path)
+    }
+    // link(2) fails if the name exists, which makes creation first-writer-wins.
+    let linkError = link(temporary.path, url.path) == 0 ? 0 : errno
+    release()
+    if linkError == EEXIST { return nil }
+    if linkError != 0 {
+      throw .storeNotWritable(
+        path: url.path, reason: POSIXError(POSIXErrorCode(rawValue: linkError) ?? .EIO).reason)
+    }
+    // The new name is durable only once the folder's entries are.
+    try? FileSystem.synchronize(folder)
+    return try openExisting(at: url, busyTimeout: busyTimeout)
+  }
+
+  /// The name a new store is built under, before a unique suffix: hidden, and beside
+  /// the store so that `link(2)` can put it in place.
+  private static func buildPrefix(for url: URL) -> String {
+    ".\(url.lastPathComponent).new-"
+  }
+
+  /// Removes what a killed process left while building a store at `url`: temporary
+  /// stores (and their journals) that no live process holds. An empty file less than a
+  /// minute old is left alone: its builder may be between creating it and locking it.
+  static func removeAbandonedBuilds(of url: URL) {
+    let folder = url.deletingLastPathComponent()
+    let prefix = buildPrefix(for: url)
+    guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else {
+      return
+    }
+    let cutoff = time(nil) - 60
+    for name in names.sorted() where name.hasPrefix(prefix) {
+      let file = folder.appendingPathComponent(name)
+      var info = stat()
+      guard lstat(file.path, &info) == 0, info.st_size > 0 || info.st_mtim.tv_sec < cutoff
+      else { continue }
+      let suffix = ["-journal", "-wal", "-shm"].first { name.hasSuffix($0) }
+      let build = suffix.map { folder.appendingPathComponent(String(name.dropLast($0.count))) }
+      if isHeld(build ?? file) { continue }
+      unlink(file.path)
+    }
+  }
+
+  /// Whether a live process holds the build lock on `file`; false when it is gone.
+  private static func isHeld(_ file: URL) -> Bool {
+    let descriptor = Glibc.open(file.path, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else { return false }
+    defer { Glibc.close(descriptor) }
+    return flock(descriptor, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK
+  }
+
+  /// How a new store is built under its temporary name, which no other process opens
+  /// and which is thrown away if anything fails: a rollback journal kept in memory
+  /// (WAL would write every page twice), no syncs until the finished file is synced
+  /// once, and a cache big enough that a large seed's index pages are not read back.
+  /// The file is switched to WAL before it is linked into place.
+  private static func buildingConfiguration(busyTimeout: TimeInterval) -> Configuration {
+    configuration(
+      busyTimeout: busyTimeout,
+      pragmas: "PRAGMA journal_mode = MEMORY; PRAGMA synchronous = OFF; PRAGMA cache_size = -65536")
+  }
+
+  // Not GRDB's `.wal`: it writes a table into the log whenever the log file is missing,
+  // which it is after every last close, so each `show` paid for a write transaction and
+  // its fsyncs, and waited for the write lock. The pragma only reads the header when the
+  // file is in WAL mode already.
+  static func configuration(
+    busyTimeout: TimeInterval,
+    pragmas: String = "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL"
+  ) -> Configuration {
+    var config = Configuration()
+    config.busyMode = .timeout(busyTimeout)
+    config.label = "BowTies"
+    if !pragmas.isEmpty {
+      config.prepareDatabase { db in try db.execute(sql: pragmas) }
+    }
+    return config
+  }
+
+  /// Brings the schema up to date, refusing a store from a newer bowties.
+  func migrate(lockFile: URL?) throws(BowTieError) {
+    let migrator = Schema.migrator(readingPhotoFile: photos.contents)
+    do {
+      let (superseded, complete) = try dbWriter.read { db in
+        (try migrator.hasBeenSuperseded(db), try migrator.hasCompletedMigrations(db))
+      }
+      if superseded {
+        let unknown = try dbWriter.read { db in
+          try migrator.appliedIdentifiers(db).subtracting(migrator.migrations).sorted()
+        }
+        throw BowTieError.storeFromNewerVersion(path: displayName, unknownMigrations: unknown)
+      }
+      if complete { return }
+      // GRDB's migrator reads which migrations are applied before it takes the write
+      // lock, so two processes could both run one; a file lock serializes them.
+      let lock = try lockFile.map { try FileLock(exclusiveAt: $0) }
+      defer { lock?.unlock() }
+      try migrator.migrate(dbWriter)
+    } catch {
+      throw storeError(error)
+    }
+  }
+}
+
+extension POSIXError {
+  /// The error `errno` holds now.
+  static var current: POSIXError { POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+}
+
+/// An advisory `flock(2)` lock on a file, released by ``unlock()`` or when the process dies.
+struct FileLock {
+  private let descriptor: Int32
+
+  init(exclusiveAt file: URL) throws {
+    try FileSystem.createDirectories(file.deletingLastPathComponent())
+    descriptor = Glibc.open(file.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+    guard descriptor >= 0 else { throw POSIXError.current }
+    while flock(descriptor, LOCK_EX) != 0 {
+      guard errno == EINTR else {
+        let error = POSIXError.current
+        close(descriptor)
+        throw error
+      }
+    }
+  }
+
+  func unlock() {
+    flock(descriptor, LOCK_UN)
+    close(descriptor)
+  }
+}

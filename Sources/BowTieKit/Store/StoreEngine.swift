@@ -1,0 +1,72 @@
+import Foundation
+
+/// One engine's store: its database, its transactions, and the place its large photos
+/// live. ``BowTieStore`` runs every command on one, with SQL both engines read; what an
+/// engine must do its own way (opening, migrations, errors, locks, photo storage) is here.
+///
+/// Two engines: SQLite, a file and a photo folder beside it (`SQLiteEngine`); and a
+/// PostgreSQL server, photos in a table (the BowTiePostgres module).
+public protocol StoreEngine: Sendable {
+  var dialect: SQLDialect { get }
+
+  /// The store as messages name it: a file's path, or a URI with its password masked.
+  var displayName: String { get }
+
+  /// Runs `body` in one consistent read.
+  func read<T>(_ body: (any SQLConnection) throws -> T) throws(BowTieError) -> T
+
+  /// Runs `body` as one write transaction, and commits it; with `rollingBack`, rolls it
+  /// back instead (a dry run).
+  ///
+  /// On SQLite the transaction holds the store's write lock from its start (`IMMEDIATE`); on
+  /// PostgreSQL, rows are locked as they are read (``SQLDialect/lockingRead``). Either way,
+  /// what a command reads to change, nobody else changes before it commits.
+  func write<T>(rollingBack: Bool, _ body: (any SQLConnection, any PhotoWriter) throws -> T)
+    throws(BowTieError) -> T
+
+  /// The bytes of the photo kept outside its row under `name`, checked against the name
+  /// (its SHA-256) and `expectedSize`; `tie` names the tie in messages.
+  func readPhoto(_ name: String, expectedSize: Int?, tie: String) throws(BowTieError) -> Data
+
+  /// What is wrong with the photo `name`, or nil when it is there at `expectedSize`:
+  /// cheaper than ``readPhoto(_:expectedSize:tie:)``, for listings.
+  func photoProblem(_ name: String, expectedSize: Int?, tie: String) -> BowTieError?
+
+  /// The names of what is kept where photos outside rows live: the photos' content names,
+  /// and anything else found there (a file bowties did not write).
+  func keptPhotoNames() throws(BowTieError) -> [String]
+
+  /// Removes the photos nothing refers to, and what interrupted photo writes left.
+  func removeUnreferencedPhotos() throws(BowTieError)
+
+  /// Closes the connection. The store must not be used afterwards.
+  func close() throws(BowTieError)
+}
+
+/// What a write transaction does with photos kept outside their ties' rows (those above
+/// Core Data's 128 KiB cutoff for external storage).
+public protocol PhotoWriter: AnyObject {
+  /// Whether a photo of `byteCount` bytes is kept outside its tie's row.
+  func isExternal(byteCount: Int) -> Bool
+
+  /// Keeps `data` under its content name, the SHA-256 of its bytes, unless it is kept
+  /// already (identical photos are kept once), and returns the name.
+  func store(_ data: Data) throws -> String
+
+  /// The transaction made a row stop referring to `name`: once it is over, the photo
+  /// goes if nothing refers to it any more.
+  func release(_ name: String)
+}
+
+/// A photo's content name: the SHA-256 of its bytes, in lowercase hex. The only name a
+/// photo kept outside its row ever has, on either engine.
+enum PhotoName {
+  static func of(_ data: Data) -> String {
+    PhotoStorage.contentName(data)
+  }
+
+  /// Whether `name` is one: exactly 64 lowercase hexadecimal digits.
+  static func isValid(_ name: String) -> Bool {
+    PhotoStorage.isFileName(name)
+  }
+}
