@@ -81,7 +81,7 @@ let package = Package(
       ]
     ),
     // The program: BowtiesCLI's root command.
-    .executableTarget(name: "bowties", dependencies: ["BowtiesCLI"]),
+    .executableTarget(name: "bowties", dependencies: ["BowtiesCLI", "BowTiePostgres"]),
     // Build-time tool that turns SampleData.plist and images/ into Swift source,
     // so a lone copy of the binary can still seed the sample ties.
     .executableTarget(name: "EmbedResources", path: "Sources/EmbedResources"),
@@ -101,6 +101,7 @@ let package = Package(
       name: "bowtiesTests",
       dependencies: [
         "bowties", "BowtiesCLI", "BowTieKit", "TerminalImage", "ImageCodecs",
+        "PostgresTestSupport",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       // Expected `show --image always` output, compared byte for byte by PhotoTests.

@@ -134,10 +134,22 @@ final class PostgresSession: @unchecked Sendable {
     return .require(try NIOSSLContext(configuration: tls))
   }
 
-  /// Runs one statement and returns its rows.
+  /// Runs one statement, its values in `?` placeholders, and returns its rows.
   @discardableResult
   func query(_ sql: String, _ values: [SQLValue] = []) throws(BowTieError) -> [PostgresRow] {
-    let statement = try Self.statement(sql, values)
+    let (numbered, values) = try Self.numbered(sql, SQLArguments(values))
+    return try run(numbered, values)
+  }
+
+  /// Runs a statement without values (a transaction's `BEGIN` or `COMMIT`).
+  func runScript(_ sql: String) throws(BowTieError) {
+    try run(sql)
+  }
+
+  /// Runs one statement whose placeholders are numbered already (`$1`), and returns its rows.
+  @discardableResult
+  func run(_ sql: String, _ values: [SQLValue] = []) throws(BowTieError) -> [PostgresRow] {
+    let statement = Self.statement(sql, values)
     do {
       return try connection.query(statement, logger: Self.logger).wait().rows
     } catch {
@@ -151,7 +163,8 @@ final class PostgresSession: @unchecked Sendable {
   func forEachRow(
     _ sql: String, _ values: [SQLValue] = [], _ body: (PostgresRow) throws -> Void
   ) throws(BowTieError) {
-    let statement = try Self.statement(sql, values)
+    let (numbered, values) = try Self.numbered(sql, SQLArguments(values))
+    let statement = Self.statement(numbered, values)
     try withoutActuallyEscaping(body) { body throws(BowTieError) in
       let callback = UncheckedRowCallback(body: body)
       do {
@@ -171,24 +184,21 @@ final class PostgresSession: @unchecked Sendable {
     try? connection.close().wait()
   }
 
-  /// `sql` with `?` placeholders numbered as PostgreSQL numbers them (`$1`, `$2`…), and
-  /// `values` bound to them. The store's SQL has no `?` inside a string literal.
-  static func statement(_ sql: String, _ values: [SQLValue]) throws(BowTieError) -> PostgresQuery {
-    var numbered = ""
-    numbered.reserveCapacity(sql.utf8.count + 8)
-    var index = 0
-    for character in sql {
-      if character == "?" {
-        index += 1
-        numbered += "$\(index)"
-      } else {
-        numbered.append(character)
-      }
+  /// ``PostgresSQLConnection/numbered(_:_:)``, its errors as the store's.
+  static func numbered(_ sql: String, _ arguments: SQLArguments) throws(BowTieError)
+    -> (String, [SQLValue])
+  {
+    do {
+      return try PostgresSQLConnection.numbered(sql, arguments)
+    } catch let error as BowTieError {
+      throw error
+    } catch {
+      throw .storeUnreadable(path: "", reason: "\(error)")
     }
-    guard index == values.count else {
-      throw .storeUnreadable(
-        path: "", reason: "a statement has \(index) placeholders for \(values.count) values")
-    }
+  }
+
+  /// A statement with numbered placeholders, and `values` bound to them.
+  static func statement(_ sql: String, _ values: [SQLValue]) -> PostgresQuery {
     var bindings = PostgresBindings(capacity: values.count)
     for value in values {
       switch value {
@@ -199,7 +209,7 @@ final class PostgresSession: @unchecked Sendable {
       case .blob(let data): bindings.append(ByteBuffer(bytes: data))
       }
     }
-    return PostgresQuery(unsafeSQL: numbered, binds: bindings)
+    return PostgresQuery(unsafeSQL: sql, binds: bindings)
   }
 }
 

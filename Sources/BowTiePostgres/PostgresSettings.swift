@@ -74,6 +74,12 @@ public struct PostgresSettings: Sendable, Equatable {
     "application_name",
   ]
 
+  /// The environment variables ``read(_:environment:)`` reads.
+  public static let variables = [
+    "PGHOST", "PGPORT", "PGUSER", "PGPASSWORD", "PGDATABASE", "PGSSLMODE", "PGSSLROOTCERT",
+    "PGCONNECT_TIMEOUT", "PGAPPNAME", "PGPASSFILE", "HOME", "USER",
+  ]
+
   /// Reads `uri`, filling in from `environment` (`PGHOST`, `PGPORT`, `PGUSER`,
   /// `PGPASSWORD`, `PGDATABASE`, `PGSSLMODE`, `PGSSLROOTCERT`, `PGCONNECT_TIMEOUT`,
   /// `PGAPPNAME`, `PGPASSFILE`, `HOME`, `USER`) and the password file, as libpq does:

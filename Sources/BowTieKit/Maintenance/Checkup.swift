@@ -119,8 +119,17 @@ extension BowTieStore {
     return checkup
   }
 
+  /// Examines an open store (a PostgreSQL one, whose server keeps its own integrity and
+  /// whose schema opening brought up to date): every row, the undo log and the photos
+  /// kept outside rows, as ``checkup(at:repairing:)`` does for a file.
+  public func checkup(repairing: Bool) throws(BowTieError) -> Checkup {
+    var checkup = Checkup()
+    try checkContents(&checkup, repairing: repairing)
+    return checkup
+  }
+
   /// The rows, the undo log and the photos kept outside rows, on either engine.
-  public func checkContents(_ checkup: inout Checkup, repairing: Bool) throws(BowTieError) {
+  func checkContents(_ checkup: inout Checkup, repairing: Bool) throws(BowTieError) {
     try checkRows(&checkup, repairing: repairing)
     try checkUndoLog(&checkup, repairing: repairing)
     try checkPhotoFiles(&checkup, repairing: repairing)

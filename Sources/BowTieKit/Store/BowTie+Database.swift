@@ -130,6 +130,11 @@ extension BowTie {
   }
 
   /// The registered color transformer, looked up by the name the model gives.
+  /// Checks that the color transformer is registered, as a store must before it opens.
+  public static func requireColorTransformer() throws(BowTieError) {
+    _ = try colorTransformer()
+  }
+
   static func colorTransformer() throws(BowTieError) -> ColorAttributeTransformer {
     let name = tintColorTransformerName
     guard let transformer = ValueTransformer.valueTransformer(forName: name) else {

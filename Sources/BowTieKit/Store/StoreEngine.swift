@@ -60,13 +60,17 @@ public protocol PhotoWriter: AnyObject {
 
 /// A photo's content name: the SHA-256 of its bytes, in lowercase hex. The only name a
 /// photo kept outside its row ever has, on either engine.
-enum PhotoName {
-  static func of(_ data: Data) -> String {
+public enum PhotoName {
+  /// Above this many bytes a photo is kept outside its tie's row: Core Data's cutoff for
+  /// "allows external storage", on either engine, so rows read the same on both.
+  public static let externalThreshold = PhotoStorage.externalThreshold
+
+  public static func of(_ data: Data) -> String {
     PhotoStorage.contentName(data)
   }
 
   /// Whether `name` is one: exactly 64 lowercase hexadecimal digits.
-  static func isValid(_ name: String) -> Bool {
+  public static func isValid(_ name: String) -> Bool {
     PhotoStorage.isFileName(name)
   }
 }

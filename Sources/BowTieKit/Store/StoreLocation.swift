@@ -8,6 +8,27 @@ public enum StoreLocation {
   /// The environment variables the store's location depends on.
   static let variables = ["BOWTIES_STORE", "XDG_DATA_HOME", "HOME"]
 
+  /// Resolves where the store is from an explicit path or URI and the environment.
+  public static func address(
+    explicitPath: String?, environment given: [String: String]? = nil
+  ) throws(BowTieError) -> StoreAddress {
+    let environment: [String: String]
+    if let given {
+      environment = given
+    } else {
+      environment = try ProcessEnvironment.values(variables)
+    }
+    if let explicitPath, StoreAddress.isServerURI(explicitPath) {
+      return .server(uri: explicitPath)
+    }
+    if explicitPath == nil, let value = environment["BOWTIES_STORE"],
+      StoreAddress.isServerURI(value)
+    {
+      return .server(uri: value)
+    }
+    return .file(try resolve(explicitPath: explicitPath, environment: environment))
+  }
+
   /// Resolves the store's file URL from an explicit path and the environment.
   ///
   /// - Parameter environment: the variables to use instead of the process's.

@@ -8,8 +8,9 @@ struct StoreOptions: ParsableArguments {
   @Option(
     name: .long,
     help: ArgumentHelp(
-      "The store file. Default: $BOWTIES_STORE, else $XDG_DATA_HOME/bowties/BowTies.sqlite.",
-      valueName: "path"))
+      "The store: a file, or a PostgreSQL URI (postgresql://user@host/db). Default: "
+        + "$BOWTIES_STORE, else $XDG_DATA_HOME/bowties/BowTies.sqlite.",
+      valueName: "path-or-uri"))
   var store: String?
 
   /// Opens the store. A store that does not exist yet is created and filled by
@@ -22,10 +23,9 @@ struct StoreOptions: ParsableArguments {
       Self.opened.withLock { $0.append(store) }
       return store
     }
-    let url = try StoreLocation.resolve(explicitPath: store)
-    let (store, created) = try BowTieStore.open(at: url, ifMissing: populate)
+    let (store, created) = try BowTieStore.open(address(), ifMissing: populate)
     if created {
-      Terminal.note("created the store \(url.path) with \(try store.count()) ties")
+      Terminal.note("created the store \(store.path) with \(try store.count()) ties")
     }
     Self.opened.withLock { $0.append(store) }
     return store
@@ -33,6 +33,11 @@ struct StoreOptions: ParsableArguments {
 
   /// What every command opens instead of the store `--store` names: a store in memory, for
   /// the fuzzer, which runs commands by the thousand and must touch no file.
+  /// Where the store is: `--store`, else `BOWTIES_STORE`, else the default file.
+  func address() throws(BowTieError) -> StoreAddress {
+    try StoreLocation.address(explicitPath: store)
+  }
+
   static let replacement = Mutex<(@Sendable () throws -> BowTieStore)?>(nil)
 
   /// Every store a command opened, kept until ``closeOpenedStores()``.

@@ -25,13 +25,22 @@ extension Bowties {
     @OptionGroup var output: OutputOptions
 
     func run() throws {
-      let url = try StoreLocation.resolve(explicitPath: storeOptions.store)
-      let checkup = try BowTieStore.checkup(at: url, repairing: repair)
+      let checkup: Checkup
+      let name: String
+      switch try storeOptions.address() {
+      case .file(let url):
+        checkup = try BowTieStore.checkup(at: url, repairing: repair)
+        name = url.path
+      case .server:
+        let store = try storeOptions.open(populate: { _ in })
+        checkup = try store.checkup(repairing: repair)
+        name = store.path
+      }
       if output.json {
-        try TieOutput(json: true).printJSON(CheckupJSON(store: url.path, checkup: checkup))
+        try TieOutput(json: true).printJSON(CheckupJSON(store: name, checkup: checkup))
       } else {
         Terminal.printLine(
-          "checked \(url.path): \(count(checkup.tiesChecked, "tie")), "
+          "checked \(name): \(count(checkup.tiesChecked, "tie")), "
             + "\(count(checkup.photoFilesChecked, "photo file"))")
         for problem in checkup.problems {
           let status = problem.repaired ? "repaired" : "problem "

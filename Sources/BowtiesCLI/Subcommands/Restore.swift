@@ -30,7 +30,9 @@ extension Bowties {
     }
 
     func run() throws {
-      let url = try StoreLocation.resolve(explicitPath: storeOptions.store)
+      guard case .file(let url) = try storeOptions.address() else {
+        throw BowTieError.usage("restore into a PostgreSQL store is not supported yet")
+      }
       let source = URL(fileURLWithPath: path).standardizedFileURL
       if !yes {
         let answer = Terminal.ask(

@@ -75,7 +75,9 @@ extension Bowties {
     /// The seed, rolled back; on a store that does not exist yet, on an empty one in
     /// memory, so a dry run never creates a file.
     private func plan(_ entries: [SeedEntry]) throws -> [SeedOutcome] {
-      let url = try StoreLocation.resolve(explicitPath: storeOptions.store)
+      guard case .file(let url) = try storeOptions.address() else {
+        return try storeOptions.open().seedPlan(entries, replacing: replace)
+      }
       if FileManager.default.fileExists(atPath: url.path) {
         return try BowTieStore.open(at: url).store.seedPlan(entries, replacing: replace)
       }

@@ -27,9 +27,11 @@ public enum SQLDialect: Sendable, Equatable {
     switch self {
     case .sqlite:
       "max(0, CAST(julianday(:asOfDay) - julianday(lastWorn, :dayShift, 'start of day') AS INTEGER))"
+    // GREATEST skips NULLs, where SQLite's max() gives NULL: a tie never worn needs its
+    // NULL kept.
     case .postgresql:
-      "GREATEST(0, CAST(:asOfDay AS date) "
-        + "- CAST(timezone(:dayShift, CAST(lastWorn AS timestamptz)) AS date))"
+      "CASE WHEN lastWorn IS NOT NULL THEN GREATEST(0, CAST(:asOfDay AS date) "
+        + "- CAST(timezone(:dayShift, CAST(lastWorn AS timestamptz)) AS date)) END"
     }
   }
 
@@ -75,9 +77,14 @@ public protocol SQLConnection {
   func execute(_ sql: String, _ arguments: SQLArguments) throws
 
   /// Runs a statement, calling `body` with each row as it comes: a result of any size
-  /// costs no memory. The row is valid only during the call (``SQLRow/snapshot()``).
+  /// costs no memory, and `body` may run other statements. The row is valid only during
+  /// the call (``SQLRow/snapshot()``).
   func forEachRow(_ sql: String, _ arguments: SQLArguments, _ body: (any SQLRow) throws -> Void)
     throws
+
+  /// Runs a statement whose result is known to be small (a few rows, a count) and returns
+  /// it whole: an engine across a network reads it in one exchange.
+  func fetchRows(_ sql: String, _ arguments: SQLArguments) throws -> [SQLRowSnapshot]
 
   /// Runs a statement that returns no rows with positional `values`, as one of many
   /// alike: a seed's inserts, once per tie. An engine may bind them its fastest way.
@@ -97,6 +104,12 @@ extension SQLConnection {
 
   public func suspendIndexes() throws -> [String] { [] }
 
+  public func fetchRows(_ sql: String, _ arguments: SQLArguments) throws -> [SQLRowSnapshot] {
+    var rows: [SQLRowSnapshot] = []
+    try forEachRow(sql, arguments) { rows.append($0.snapshot()) }
+    return rows
+  }
+
   public func execute(_ sql: String) throws {
     try execute(sql, SQLArguments())
   }
@@ -105,20 +118,14 @@ extension SQLConnection {
   public func fetchOne(_ sql: String, _ arguments: SQLArguments = SQLArguments()) throws
     -> SQLRowSnapshot?
   {
-    var first: SQLRowSnapshot?
-    try forEachRow(sql, arguments) { row in
-      if first == nil { first = row.snapshot() }
-    }
-    return first
+    try fetchRows(sql, arguments).first
   }
 
   /// Every row, mapped as it comes.
   public func fetchAll<T>(
     _ sql: String, _ arguments: SQLArguments = SQLArguments(), _ transform: (any SQLRow) throws -> T
   ) throws -> [T] {
-    var all: [T] = []
-    try forEachRow(sql, arguments) { all.append(try transform($0)) }
-    return all
+    try fetchRows(sql, arguments).map(transform)
   }
 
   /// The first column of the first row, as `Value`; nil when there is no row or it is NULL.
@@ -136,10 +143,8 @@ extension SQLConnection {
   public func fetchValues<Value: SQLValueDecodable>(
     _ sql: String, _ arguments: SQLArguments = SQLArguments(), as type: Value.Type = Value.self
   ) throws -> [Value] {
-    var values: [Value] = []
-    try forEachRow(sql, arguments) { row in
-      if row[0] != .null, let value = Value.decode(row[0]) { values.append(value) }
+    try fetchRows(sql, arguments).compactMap { row in
+      row[0] == .null ? nil : Value.decode(row[0])
     }
-    return values
   }
 }

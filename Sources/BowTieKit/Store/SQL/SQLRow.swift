@@ -1,3 +1,5 @@
+import Foundation
+
 /// One row of a result, read by column name, whatever the engine.
 ///
 /// A row an engine hands to a callback is valid only during the call; ``snapshot()``
@@ -49,9 +51,22 @@ extension SQLRow {
 public struct SQLRowSnapshot: SQLRow, Sendable, Equatable {
   public let columnNames: [String]
   public let values: [SQLValue]
+  /// Whether ``columnNames`` are in lower case and columns are found whatever their case:
+  /// PostgreSQL folds unquoted names so, and `canonicalName` comes back as `canonicalname`.
+  public let caseInsensitive: Bool
+
+  public init(columnNames: [String], values: [SQLValue], caseInsensitive: Bool = false) {
+    self.columnNames = columnNames
+    self.values = values
+    self.caseInsensitive = caseInsensitive
+  }
 
   public subscript(_ column: String) -> SQLValue {
-    guard let index = columnNames.firstIndex(of: column) else { return .null }
+    let index =
+      caseInsensitive
+      ? columnNames.firstIndex(of: column.lowercased())
+      : columnNames.firstIndex(of: column)
+    guard let index else { return .null }
     return values[index]
   }
 

@@ -1,0 +1,245 @@
+import BowTieKit
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The shared engine: a PostgreSQL database that several machines use at once, its photos
+/// in a table of their own.
+///
+/// Reads run in one `REPEATABLE READ` snapshot. Writes run at `READ COMMITTED`, and the
+/// store's SQL locks the rows it reads to change (``SQLDialect/lockingRead``), so that two
+/// machines changing one tie take turns: a wear is never lost, a toggle never applied
+/// twice to one value. A lock held past the busy timeout ends the command with 75.
+public final class PostgresEngine: StoreEngine, @unchecked Sendable {
+  // One connection, used by one command on one thread.
+  private let session: PostgresSession
+  private let connection: PostgresSQLConnection
+  /// Set while a new store's schema and sample ties are written: the store's own writes
+  /// then join that one transaction, so a new store appears whole or not at all.
+  private var insideCreation = false
+
+  public let displayName: String
+  public var dialect: SQLDialect { .postgresql }
+
+  private init(session: PostgresSession) {
+    self.session = session
+    connection = PostgresSQLConnection(session: session)
+    displayName = session.settings.displayName
+  }
+
+  /// Lets `BowTieStore.open` reach PostgreSQL stores by URI.
+  public static func register() {
+    ServerStores.register { uri, populate throws(BowTieError) in
+      try open(uri: uri, ifMissing: populate)
+    }
+  }
+
+  /// Connects to the store at `uri` and brings its schema up to date; on a database with
+  /// no store yet, creates it and fills it with `populate`, in one transaction that other
+  /// clients starting at the same moment wait for.
+  public static func open(
+    uri: String, environment: [String: String]? = nil,
+    ifMissing populate: (BowTieStore) throws -> Void = { _ in }
+  ) throws(BowTieError) -> (store: BowTieStore, created: Bool) {
+    try BowTie.requireColorTransformer()
+    let variables: [String: String]
+    if let environment {
+      variables = environment
+    } else {
+      variables = try ProcessEnvironment.values(PostgresSettings.variables)
+    }
+    let settings = try PostgresSettings.read(uri, environment: variables)
+    for warning in settings.warnings {
+      FileHandle.standardError.write(Data("bowties: warning: \(warning)\n".utf8))
+    }
+    let session = try PostgresSession.connect(
+      settings, busyTimeout: try BowTieStore.defaultBusyTimeout)
+    let engine = PostgresEngine(session: session)
+    let store = BowTieStore(engine: engine)
+    do {
+      if try engine.read({ try Self.hasCurrentSchema($0) }) {
+        return (store, false)
+      }
+      let created = try engine.createOrMigrate(store, populate)
+      return (store, created)
+    } catch {
+      session.close()
+      throw engine.storeError(error)
+    }
+  }
+
+  private static func hasCurrentSchema(_ connection: any SQLConnection) throws -> Bool {
+    try connection.fetchValue(PostgresSchema.existsSQL, as: Bool.self) == true
+      && PostgresSchema.isCurrent(connection)
+  }
+
+  /// Under a transaction-long advisory lock, so that of two clients opening a new store
+  /// at once, one creates it and the other finds it made.
+  private func createOrMigrate(_ store: BowTieStore, _ populate: (BowTieStore) throws -> Void)
+    throws -> Bool
+  {
+    try session.runScript("BEGIN")
+    do {
+      try session.query("SELECT pg_advisory_xact_lock(?)", [.integer(Self.schemaLock)])
+      var created = false
+      if try connection.fetchValue(PostgresSchema.existsSQL, as: Bool.self) != true {
+        try connection.execute(PostgresSchema.createMigrationTable)
+        created = true
+      }
+      try PostgresSchema.migrate(connection, displayName: displayName)
+      if created {
+        insideCreation = true
+        defer { insideCreation = false }
+        try populate(store)
+      }
+      try session.runScript("COMMIT")
+      return created
+    } catch {
+      try? session.runScript("ROLLBACK")
+      throw error
+    }
+  }
+
+  /// The advisory lock key of schema changes: "bowties" in ASCII.
+  private static let schemaLock: Int64 = 0x626f_7774_6965_73
+
+  // MARK: - Access
+
+  public func read<T>(_ body: (any SQLConnection) throws -> T) throws(BowTieError) -> T {
+    if insideCreation { return try run { try body(connection) } }
+    return try transaction(begin: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") {
+      try body(connection)
+    }
+  }
+
+  public func write<T>(
+    rollingBack: Bool, _ body: (any SQLConnection, any PhotoWriter) throws -> T
+  ) throws(BowTieError) -> T {
+    let photos = PhotoRows(connection: connection)
+    if insideCreation { return try run { try body(connection, photos) } }
+    let result = try transaction(begin: "BEGIN", rollingBack: rollingBack) {
+      try body(connection, photos)
+    }
+    if !rollingBack { removeUnreferenced(photos.released) }
+    return result
+  }
+
+  private func transaction<T>(
+    begin: String, rollingBack: Bool = false, _ body: () throws -> T
+  ) throws(BowTieError) -> T {
+    try session.runScript(begin)
+    do {
+      let result = try body()
+      try session.runScript(rollingBack ? "ROLLBACK" : "COMMIT")
+      return result
+    } catch {
+      try? session.runScript("ROLLBACK")
+      throw storeError(error)
+    }
+  }
+
+  private func run<T>(_ body: () throws -> T) throws(BowTieError) -> T {
+    do {
+      return try body()
+    } catch {
+      throw storeError(error)
+    }
+  }
+
+  /// Deletes the photos a committed write stopped referring to, each unless something
+  /// still refers to it. The foreign keys decide: a delete that another client's new
+  /// reference beats fails, and the photo stays.
+  private func removeUnreferenced(_ names: Set<String>) {
+    for name in names.sorted() {
+      _ = try? session.query(Self.deleteUnreferenced + " AND name = ?", [.text(name)])
+    }
+  }
+
+  private static let deleteUnreferenced = """
+    DELETE FROM photo WHERE NOT EXISTS (SELECT 1 FROM bowTie WHERE photoFile = photo.name)
+      AND NOT EXISTS (SELECT 1 FROM undoEntry WHERE photoFile = photo.name)
+    """
+
+  // MARK: - Photos
+
+  public func readPhoto(_ name: String, expectedSize: Int?, tie: String) throws(BowTieError)
+    -> Data
+  {
+    guard PhotoName.isValid(name) else {
+      throw .photoUnavailable(tie: tie, path: "photo \(name)", reason: "is not a photo's name")
+    }
+    let rows = try session.query("SELECT data FROM photo WHERE name = ?", [.text(name)])
+    guard let row = rows.first, let value = try? PostgresSQLConnection.snapshot(row)[0],
+      let data = Data.decode(value)
+    else {
+      throw .photoUnavailable(tie: tie, path: "\(displayName) photo \(name)", reason: "is missing")
+    }
+    guard PhotoName.of(data) == name, expectedSize == nil || expectedSize == data.count else {
+      throw .photoUnavailable(
+        tie: tie, path: "\(displayName) photo \(name)", reason: "is damaged (its content changed)")
+    }
+    return data
+  }
+
+  public func photoProblem(_ name: String, expectedSize: Int?, tie: String) -> BowTieError? {
+    do {
+      _ = try readPhoto(name, expectedSize: expectedSize, tie: tie)
+      return nil
+    } catch {
+      return error
+    }
+  }
+
+  public func keptPhotoNames() throws(BowTieError) -> [String] {
+    try read { try $0.fetchValues("SELECT name FROM photo", as: String.self) }
+  }
+
+  public func removeUnreferencedPhotos() throws(BowTieError) {
+    try write(rollingBack: false) { connection, _ in
+      try connection.execute(Self.deleteUnreferenced)
+    }
+  }
+
+  public func close() throws(BowTieError) {
+    session.close()
+  }
+
+  /// Any error as the store's: the session's own are already, with the store's name.
+  private func storeError(_ error: any Error) -> BowTieError {
+    guard var error = error as? BowTieError else {
+      return .storeUnreadable(path: displayName, reason: "\(error)")
+    }
+    error.fillInStorePath(displayName)
+    return error
+  }
+}
+
+/// A write transaction's photos above the cutoff: rows of `photo`, inserted once per
+/// content and deleted after the commit when nothing refers to them.
+private final class PhotoRows: PhotoWriter {
+  let connection: PostgresSQLConnection
+  var released: Set<String> = []
+
+  init(connection: PostgresSQLConnection) {
+    self.connection = connection
+  }
+
+  func isExternal(byteCount: Int) -> Bool {
+    byteCount > PhotoName.externalThreshold
+  }
+
+  func store(_ data: Data) throws -> String {
+    let name = PhotoName.of(data)
+    try connection.execute(
+      "INSERT INTO photo (name, data) VALUES (?, ?) ON CONFLICT (name) DO NOTHING",
+      [name, data])
+    released.remove(name)
+    return name
+  }
+
+  func release(_ name: String) {
+    released.insert(name)
+  }
+}
