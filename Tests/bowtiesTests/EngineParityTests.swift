@@ -1,5 +1,6 @@
 import Foundation
 import PostgresTestSupport
+import Synchronization
 import Testing
 
 /// The same commands on a SQLite file and on a PostgreSQL store print the same: the store's
@@ -70,5 +71,39 @@ struct EngineParityTests {
         !onServer.stdout.contains(database.password) && !onServer.stderr.contains(database.password)
       )
     }
+  }
+
+  @Test("two clients at once: 2 × 50 wears add 100 with 100 events, 2 × 25 toggles leave the flag")
+  func concurrentClients() throws {
+    let database = try server.makeDatabase()
+    let bowtie = Bowtie()
+    defer { bowtie.remove() }
+    @Sendable func run(_ arguments: [String]) throws -> Bowtie.Result {
+      try bowtie.run(Bowtie.binary.path, arguments + ["--store", database.uri])
+    }
+    let before = try run(["show", "Y", "--json"])
+    #expect(before.status == 0 && before.stdout.contains("\"isFavorite\" : false"))
+    let failures = Mutex<[String]>([])
+    DispatchQueue.concurrentPerform(iterations: 2) { client in
+      for round in 0..<50 {
+        let command = round % 2 == 0 ? ["favorite", "Y", "--toggle"] : ["wear", "I"]
+        let result = (try? run(command)) ?? Bowtie.Result(status: -1, stdout: "", stderr: "")
+        if result.status != 0 {
+          failures.withLock { $0.append("client \(client): \(command): \(result.stderr)") }
+        }
+        let wear = try? run(["wear", "B"])
+        if wear?.status != 0 { failures.withLock { $0.append("client \(client): wear B") } }
+      }
+    }
+    #expect(failures.withLock { $0 } == [])
+    let blue = try run(["show", "B", "--json"]).stdout
+    let yellow = try run(["show", "Y", "--json"]).stdout
+    let history = try run(["history", "B", "--json"]).stdout
+    let events = try JSONSerialization.jsonObject(with: Data(history.utf8)) as? [Any]
+    let seededEvents = 1
+    #expect(events?.count == 100 + seededEvents)
+    #expect(blue.contains("\"timesWorn\" : 115"), "\(blue)")
+    #expect(yellow.contains("\"isFavorite\" : false"), "\(yellow)")
+    #expect(try run(["doctor"]).status == 0)
   }
 }
