@@ -80,7 +80,7 @@ public final class PostgresEngine: StoreEngine, @unchecked Sendable {
   private func createOrMigrate(_ store: BowTieStore, _ populate: (BowTieStore) throws -> Void)
     throws -> Bool
   {
-    try session.runScript("BEGIN")
+    try session.run("BEGIN")
     do {
       try session.query("SELECT pg_advisory_xact_lock(?)", [.integer(Self.schemaLock)])
       var created = false
@@ -94,10 +94,10 @@ public final class PostgresEngine: StoreEngine, @unchecked Sendable {
         defer { insideCreation = false }
         try populate(store)
       }
-      try session.runScript("COMMIT")
+      try session.run("COMMIT")
       return created
     } catch {
-      try? session.runScript("ROLLBACK")
+      try? session.run("ROLLBACK")
       throw error
     }
   }
@@ -129,13 +129,13 @@ public final class PostgresEngine: StoreEngine, @unchecked Sendable {
   private func transaction<T>(
     begin: String, rollingBack: Bool = false, _ body: () throws -> T
   ) throws(BowTieError) -> T {
-    try session.runScript(begin)
+    try session.run(begin)
     do {
       let result = try body()
-      try session.runScript(rollingBack ? "ROLLBACK" : "COMMIT")
+      try session.run(rollingBack ? "ROLLBACK" : "COMMIT")
       return result
     } catch {
-      try? session.runScript("ROLLBACK")
+      try? session.run("ROLLBACK")
       throw storeError(error)
     }
   }
@@ -183,13 +183,26 @@ public final class PostgresEngine: StoreEngine, @unchecked Sendable {
     return data
   }
 
+  /// Checks that the photo is there at its size, without fetching its bytes: listings
+  /// call this for every tie they show.
   public func photoProblem(_ name: String, expectedSize: Int?, tie: String) -> BowTieError? {
-    do {
-      _ = try readPhoto(name, expectedSize: expectedSize, tie: tie)
-      return nil
-    } catch {
-      return error
+    guard PhotoName.isValid(name) else {
+      return .photoUnavailable(tie: tie, path: "photo \(name)", reason: "is not a photo's name")
     }
+    let place = "\(displayName) photo \(name)"
+    let size: Int?
+    do {
+      size = try connection.fetchValue(
+        "SELECT length(data) FROM photo WHERE name = ?", [name], as: Int.self)
+    } catch {
+      return storeError(error)
+    }
+    guard let size else { return .photoUnavailable(tie: tie, path: place, reason: "is missing") }
+    if let expectedSize, expectedSize != size {
+      return .photoUnavailable(
+        tie: tie, path: place, reason: "is damaged (\(size) bytes, expected \(expectedSize))")
+    }
+    return nil
   }
 
   public func keptPhotoNames() throws(BowTieError) -> [String] {

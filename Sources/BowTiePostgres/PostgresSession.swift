@@ -141,11 +141,6 @@ final class PostgresSession: @unchecked Sendable {
     return try run(numbered, values)
   }
 
-  /// Runs a statement without values (a transaction's `BEGIN` or `COMMIT`).
-  func runScript(_ sql: String) throws(BowTieError) {
-    try run(sql)
-  }
-
   /// Runs one statement whose placeholders are numbered already (`$1`), and returns its rows.
   @discardableResult
   func run(_ sql: String, _ values: [SQLValue] = []) throws(BowTieError) -> [PostgresRow] {

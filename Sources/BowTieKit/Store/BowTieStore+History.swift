@@ -81,14 +81,16 @@ extension BowTieStore {
             reason: "undo entry \(id) cannot be undone: \(problem); "
               + "bowties doctor --repair removes it")
         }
-        var tie: BowTie?
-        if case .remove = entry.change {
-        } else {
-          tie = try connection.fetchOne(
-            "SELECT \(BowTie.allColumns) FROM bowTie WHERE id = ?\(connection.dialect.lockingRead)",
-            [entry.tieID.text]
-          ).map(BowTie.init)
-        }
+        // A removed tie's row is gone; its entry holds what comes back.
+        let tie: BowTie? =
+          if case .remove = entry.change {
+            nil
+          } else {
+            try connection.fetchOne(
+              "SELECT \(BowTie.allColumns) FROM bowTie WHERE id = ?\(connection.dialect.lockingRead)",
+              [entry.tieID.text]
+            ).map(BowTie.init)
+          }
         if let other = try connection.fetchValue(
           "SELECT madeBy FROM undoEntry WHERE tieId = ? AND id > ? AND madeBy <> ? "
             + "ORDER BY id DESC LIMIT 1", [entry.tieID.text, id, user], as: String.self)
