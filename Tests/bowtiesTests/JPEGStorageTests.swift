@@ -1,9 +1,9 @@
 import Foundation
 import Testing
 
-/// JPEGs along the ways a photo travels, through the built binary: inline in a seed, from a
-/// seed's images/ folder, and into a file beside the store.
-@Suite("JPEG photos in seeds and external files")
+/// JPEGs along every way a photo travels, through the built binary: inline in a seed, from
+/// a seed's images/ folder, into a file beside the store, and through backup and restore.
+@Suite("JPEG photos in seeds, external files, backups")
 struct JPEGStorageTests {
   /// phone.jpg is stored 640×480 with EXIF orientation 6 (scripts/make-photo-fixtures.py),
   /// so 480×640 as seen.
@@ -220,5 +220,51 @@ struct JPEGStorageTests {
     let shown = try bowtie("show", "J", "--image", "always", environment: ["COLUMNS": "100"])
     #expect(shown.status == 0 && shown.stderr.isEmpty, "\(shown.stderr)")
     #expect(shown.stdout.contains("▀"))
+  }
+
+  @Test(
+    "backup then restore gives back JPEG photos, inline and in files, byte for byte; doctor: healthy"
+  )
+  func backupAndRestore() throws {
+    let bowtie = Bowtie()
+    defer { bowtie.remove() }
+    try bowtie("list")
+    let small = try Data(contentsOf: Fixtures.photo("phone.jpg"))
+    let large = try testJPEG(bytes: 200_000, seed: 3)
+    try large.write(to: bowtie.folder.appendingPathComponent("large.jpg"))
+    try #require(try bowtie("edit", "R", "--photo", Fixtures.photo("phone.jpg").path).status == 0)
+    try #require(
+      try bowtie("add", "--name", "Large JPEG", "--key", "J", "--photo", "large.jpg").status == 0)
+    let backupPath = bowtie.folder.appendingPathComponent("backups/copy.sqlite").path
+    let backup = try bowtie("backup", backupPath)
+    #expect(backup.status == 0, "\(backup.stderr)")
+    try expectStored(small, as: "R", external: false, bowtie, store: backupPath)
+    try expectStored(large, as: "J", external: true, bowtie, store: backupPath)
+
+    // The live store moves on: both photos gone, and another large JPEG in their place.
+    let other = try testJPEG(bytes: 200_000, seed: 4)
+    try other.write(to: bowtie.folder.appendingPathComponent("other.jpg"))
+    #expect(try bowtie("edit", "R", "--photo", "other.jpg").status == 0)
+    #expect(try bowtie("remove", "J", "--yes").status == 0)
+
+    let restored = try bowtie("restore", backupPath, "--yes")
+    #expect(restored.status == 0, "\(restored.stderr)")
+    try expectStored(small, as: "R", external: false, bowtie)
+    try expectStored(large, as: "J", external: true, bowtie)
+
+    // The live store's undo log still holds the large photo's file: restored into a store
+    // that never held it, the file can only come from the backup.
+    let elsewhere = bowtie.folder.appendingPathComponent("elsewhere/BowTies.sqlite").path
+    #expect(try bowtie.run(Bowtie.binary.path, ["list", "--store", elsewhere]).status == 0)
+    let restoredElsewhere = try bowtie.run(
+      Bowtie.binary.path, ["restore", backupPath, "--yes", "--store", elsewhere])
+    #expect(restoredElsewhere.status == 0, "\(restoredElsewhere.stderr)")
+    try expectStored(small, as: "R", external: false, bowtie, store: elsewhere)
+    try expectStored(large, as: "J", external: true, bowtie, store: elsewhere)
+    for store in [bowtie.store, elsewhere, backupPath] {
+      let doctor = try bowtie.run(Bowtie.binary.path, ["doctor", "--store", store])
+      #expect(doctor.status == 0, "\(doctor.stdout)\(doctor.stderr)")
+      #expect(doctor.stdout.hasSuffix("\nhealthy\n"), "\(doctor.stdout)")
+    }
   }
 }
