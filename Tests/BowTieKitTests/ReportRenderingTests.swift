@@ -598,28 +598,6 @@ struct ReportRenderingTests {
     #expect(CSVReport.field("plain") == "plain")
     #expect(CSVReport.field("a \"b\", c") == "\"a \"\"b\"\", c\"")
   }
-
-  // Not a check: scripts/check-report-html runs it to get the fixture's documents to look at.
-  @Test(
-    "writes the fixture's reports where BOWTIES_REPORT_SAMPLES says",
-    .enabled(if: ProcessInfo.processInfo.environment["BOWTIES_REPORT_SAMPLES"] != nil))
-  func writeSamples() throws {
-    let folder = URL(
-      fileURLWithPath: try #require(ProcessInfo.processInfo.environment["BOWTIES_REPORT_SAMPLES"]))
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    let extensions: [ReportFormat: String] = [
-      .text: "txt", .markdown: "md", .html: "html", .json: "json", .csv: "csv",
-    ]
-    for format in ReportFormat.allCases {
-      let suffix = try #require(extensions[format])
-      for (name, report) in [
-        ("report", Fixture.sample), ("shop-report", Fixture.shop), ("empty-report", Fixture.empty),
-      ] {
-        try Data(Fixture.render(format, report).utf8)
-          .write(to: folder.appendingPathComponent("\(name).\(suffix)"))
-      }
-    }
-  }
 }
 
 /// A list as a rendered report shows it, read back from the document: how many ties the

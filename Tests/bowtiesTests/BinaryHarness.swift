@@ -160,6 +160,38 @@ func testPNG(bytes: Int, seed: UInt64 = 0x5EED) -> Data {
   return pixel.prefix(pixel.count - 12) + chunk + pixel.suffix(12)
 }
 
+/// A valid JPEG of exactly `bytes` bytes (more than phone.jpg's), different for each seed:
+/// the phone fixture made up to size by comment segments of random bytes, which decoders
+/// skip, so it still shows as phone.jpg does. Photos are decoded on their way in, so a large
+/// stand-in must be a real JPEG; comments keep one from being checked in.
+func testJPEG(bytes: Int, seed: UInt64 = 0x5EED) throws -> Data {
+  let phone = try Data(contentsOf: Fixtures.photo("phone.jpg"))
+  // After the start of image and the application segments (JFIF, EXIF), before the image.
+  var offset = 2
+  while offset + 4 <= phone.count, phone[offset] == 0xFF, (0xE0...0xEF).contains(phone[offset + 1])
+  {
+    offset += 2 + Int(phone[offset + 2]) << 8 + Int(phone[offset + 3])
+  }
+  var filler = bytes - phone.count
+  precondition(filler == 0 || filler >= 4, "a JPEG of \(bytes) bytes cannot be made from phone.jpg")
+  var state = seed
+  var comments = Data()
+  while filler > 0 {
+    // A segment is the marker, a two-byte length that counts itself, and at most 65,533
+    // bytes; none is left shorter than its own four-byte head.
+    var segment = min(filler, 4 + 65_533)
+    if (1...3).contains(filler - segment) { segment -= 4 }
+    let length = segment - 2
+    comments += [0xFF, 0xFE, UInt8(length >> 8), UInt8(length & 0xFF)]
+    for _ in 0..<(segment - 4) {
+      state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      comments.append(UInt8(truncatingIfNeeded: state >> 33))
+    }
+    filler -= segment
+  }
+  return phone.prefix(offset) + comments + phone.dropFirst(offset)
+}
+
 /// The fixtures `scripts/make-photo-fixtures.py` writes.
 enum Fixtures {
   static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()

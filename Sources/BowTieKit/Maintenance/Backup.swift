@@ -142,6 +142,8 @@ extension BowTieStore {
       // swept by the next open, like those of any interrupted write.
       if !names.isEmpty, let marker = store.photos.writingMarker {
         do {
+          // A store that never held a photo above the cutoff has no photo folder yet.
+          try FileSystem.createDirectories(marker.deletingLastPathComponent())
           try FileSystem.writeAtomically(Data(), to: marker)
           for name in names { try store.photos.copy(name, from: sourcePhotos) }
         } catch {
