@@ -142,8 +142,11 @@ final class PostgresSession: @unchecked Sendable {
   }
 
   /// Runs one statement whose placeholders are numbered already (`$1`), and returns its rows.
+  /// Rows queued for COPY go first, so that the statement sees them; a `ROLLBACK` drops
+  /// them instead, as it would undo them.
   @discardableResult
   func run(_ sql: String, _ values: [SQLValue] = []) throws(BowTieError) -> [PostgresRow] {
+    if sql == "ROLLBACK" { discardQueuedRows() } else { try sendQueuedRows() }
     let statement = Self.statement(sql, values)
     do {
       return try connection.query(statement, logger: Self.logger).wait().rows
@@ -160,6 +163,7 @@ final class PostgresSession: @unchecked Sendable {
   ) throws(BowTieError) {
     let (numbered, values) = try Self.numbered(sql, SQLArguments(values))
     let statement = Self.statement(numbered, values)
+    try sendQueuedRows()
     try withoutActuallyEscaping(body) { body throws(BowTieError) in
       let callback = UncheckedRowCallback(body: body)
       do {
@@ -176,7 +180,86 @@ final class PostgresSession: @unchecked Sendable {
 
   /// Closes the connection, waiting for the server to be told.
   func close() {
+    discardQueuedRows()
     try? connection.close().wait()
+  }
+
+  // MARK: - Bulk loading
+
+  /// A table and columns that rows are copied into (`COPY table (columns) FROM STDIN`),
+  /// named as the server stores them: unquoted, hence lower-case, and plain.
+  struct CopyTarget: Hashable, Sendable {
+    var table: String
+    var columns: [String]
+  }
+
+  /// Rows waiting to be copied, in COPY's text format: one buffer per target, the targets
+  /// in the order each was first given rows on this connection, kept after their rows are
+  /// sent so that the order holds from one batch to the next.
+  private var queuedRows: [(target: CopyTarget, rows: ByteBuffer)] = []
+  private var queuedBytes = 0
+
+  /// How much a batch holds before it is sent. Large enough that a COPY's own exchange
+  /// (one round trip, its set-up on the server) is a small part of the batch's cost; small
+  /// enough that a seed of any size holds only this much at a time.
+  static let copyBatchBytes = 1 << 20
+
+  /// Queues a row for `target`, written by `encode` in COPY's text format (a line ending in
+  /// a newline). Queued rows are sent a batch at a time, at the latest before the next other
+  /// statement (the `COMMIT` among them), each target's batch in the order the targets were
+  /// first given rows: a row may rely on rows queued for a target first given rows before
+  /// its own (a wear on its tie), not on one queued for a later target.
+  func queueRow(_ target: CopyTarget, _ encode: (inout ByteBuffer) -> Void) throws(BowTieError) {
+    let index: Int
+    if let known = queuedRows.firstIndex(where: { $0.target == target }) {
+      index = known
+    } else {
+      queuedRows.append((target, ByteBufferAllocator().buffer(capacity: Self.copyBatchBytes)))
+      index = queuedRows.count - 1
+    }
+    let before = queuedRows[index].rows.writerIndex
+    encode(&queuedRows[index].rows)
+    queuedBytes += queuedRows[index].rows.writerIndex - before
+    if queuedBytes >= Self.copyBatchBytes { try sendQueuedRows() }
+  }
+
+  /// Sends the queued rows, one COPY per target.
+  private func sendQueuedRows() throws(BowTieError) {
+    guard queuedBytes > 0 else { return }
+    let batches = queuedRows
+    discardQueuedRows()
+    for (target, rows) in batches where rows.readableBytes > 0 { try copy(rows, into: target) }
+  }
+
+  private func discardQueuedRows() {
+    for index in queuedRows.indices { queuedRows[index].rows.clear() }
+    queuedBytes = 0
+  }
+
+  /// One `COPY … FROM STDIN` of `rows`, in the current transaction. postgres-nio offers COPY
+  /// only as an `async` function; it runs here as a task on the connection's own event loop
+  /// (not on Swift's shared pool, whose threads may all be waiting as this one does), and
+  /// this thread waits for it.
+  private func copy(_ rows: ByteBuffer, into target: CopyTarget) throws(BowTieError) {
+    let connection = self.connection
+    let done = connection.eventLoop.makePromise(of: Void.self)
+    Task(executorPreference: EventLoopTaskExecutor(connection.eventLoop)) {
+      do {
+        try await connection.copyFrom(
+          table: target.table, columns: target.columns, logger: Self.logger
+        ) { writer in
+          try await writer.write(rows)
+        }
+        done.succeed(())
+      } catch {
+        done.fail(error)
+      }
+    }
+    do {
+      try done.futureResult.wait()
+    } catch {
+      throw Self.statementError(error, settings)
+    }
   }
 
   /// ``PostgresSQLConnection/numbered(_:_:)``, its errors as the store's.
@@ -205,6 +288,20 @@ final class PostgresSession: @unchecked Sendable {
       }
     }
     return PostgresQuery(unsafeSQL: sql, binds: bindings)
+  }
+}
+
+/// Runs a task's jobs on a NIO event loop's thread.
+private final class EventLoopTaskExecutor: TaskExecutor {
+  let eventLoop: any EventLoop
+
+  init(_ eventLoop: any EventLoop) {
+    self.eventLoop = eventLoop
+  }
+
+  func enqueue(_ job: consuming ExecutorJob) {
+    let job = UnownedJob(job)
+    eventLoop.execute { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
   }
 }
 
