@@ -59,7 +59,11 @@ public final class PostgresEngine: StoreEngine, @unchecked Sendable {
     let engine = PostgresEngine(session: session)
     let store = BowTieStore(engine: engine)
     do {
-      if try engine.read({ try Self.hasCurrentSchema($0) }) {
+      // The common case, a store up to date, in one round trip: one statement, needing no
+      // transaction of its own. A database without the table goes the long way.
+      if let applied = try session.namesUnlessTableMissing(PostgresSchema.appliedSQL),
+        PostgresSchema.isCurrent(applied: applied)
+      {
         return (store, false)
       }
       let created = try engine.createOrMigrate(store, populate)
@@ -68,11 +72,6 @@ public final class PostgresEngine: StoreEngine, @unchecked Sendable {
       session.close()
       throw engine.storeError(error)
     }
-  }
-
-  private static func hasCurrentSchema(_ connection: any SQLConnection) throws -> Bool {
-    try connection.fetchValue(PostgresSchema.existsSQL, as: Bool.self) == true
-      && PostgresSchema.isCurrent(connection)
   }
 
   /// Under a transaction-long advisory lock, so that of two clients opening a new store

@@ -90,6 +90,8 @@ final class PostgresSQLConnection: SQLConnection {
     buffer.writeInteger(UInt8(ascii: "\n"))
   }
 
+  private static let hexDigits = Array("0123456789abcdef".utf8)
+
   static func appendCopyField(_ value: SQLValue, to buffer: inout ByteBuffer) {
     switch value {
     case .null:
@@ -119,11 +121,16 @@ final class PostgresSQLConnection: SQLConnection {
       }
     case .blob(let data):
       buffer.writeStaticString("\\\\x")
-      let digits: StaticString = "0123456789abcdef"
-      buffer.reserveCapacity(minimumWritableBytes: data.count * 2)
-      for byte in data {
-        buffer.writeInteger(digits.utf8Start[Int(byte >> 4)])
-        buffer.writeInteger(digits.utf8Start[Int(byte & 0x0F)])
+      buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: data.count * 2) { output in
+        hexDigits.withUnsafeBufferPointer { digits in
+          var at = 0
+          for byte in data {
+            output[at] = digits[Int(byte >> 4)]
+            output[at + 1] = digits[Int(byte & 0x0F)]
+            at += 2
+          }
+          return at
+        }
       }
     }
   }

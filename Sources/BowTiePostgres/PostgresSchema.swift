@@ -104,10 +104,11 @@ enum PostgresSchema {
     }
   }
 
-  /// Whether every migration is applied, and none unknown: the common case, one query.
-  static func isCurrent(_ connection: any SQLConnection) throws -> Bool {
-    let applied = try connection.fetchValues(
-      "SELECT name FROM bowties_migrations ORDER BY name", as: String.self)
-    return applied == migrations.map(\.name).sorted()
+  /// The names of the migrations a store has, in order.
+  static let appliedSQL = "SELECT name FROM bowties_migrations ORDER BY name"
+
+  /// Whether `applied` (``appliedSQL``'s names) is every migration, and none unknown.
+  static func isCurrent(applied: [String]) -> Bool {
+    applied == migrations.map(\.name).sorted()
   }
 }

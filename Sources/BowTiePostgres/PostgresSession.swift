@@ -155,6 +155,25 @@ final class PostgresSession: @unchecked Sendable {
     }
   }
 
+  /// The text of the first column of `sql`'s rows; nil when the statement names a table
+  /// that does not exist (SQLSTATE 42P01), which outside a transaction ends only the
+  /// statement.
+  func namesUnlessTableMissing(_ sql: String) throws(BowTieError) -> [String]? {
+    try sendQueuedRows()
+    let rows: [PostgresRow]
+    do {
+      rows = try connection.query(Self.statement(sql, []), logger: Self.logger).wait().rows
+    } catch {
+      if let error = error as? PSQLError, error.serverInfo?[.sqlState] == "42P01" { return nil }
+      throw Self.statementError(error, settings)
+    }
+    do {
+      return try rows.map { try $0.decode(String.self) }
+    } catch {
+      throw .storeUnreadable(path: settings.displayName, reason: "a name cannot be read (\(error))")
+    }
+  }
+
   /// Runs one statement, calling `body` with each row as it arrives, so that a large
   /// result need not fit in memory. `body` runs on the event loop's thread while this one
   /// waits; an error it throws ends the statement.
