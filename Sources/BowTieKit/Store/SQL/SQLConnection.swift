@@ -87,7 +87,12 @@ public protocol SQLConnection {
   func fetchRows(_ sql: String, _ arguments: SQLArguments) throws -> [SQLRowSnapshot]
 
   /// Runs a statement that returns no rows with positional `values`, as one of many
-  /// alike: a seed's inserts, once per tie. An engine may bind them its fastest way.
+  /// alike: a seed's inserts, once per tie. An engine may bind them its fastest way, and
+  /// may run them later, in batches, within the same transaction: before any other
+  /// statement runs (the commit among them), so that it sees them, and grouped by
+  /// statement in the order each was first given, so that a row may rely on rows of a
+  /// statement given before its own (a wear on its tie). An error in a row may then be
+  /// thrown by a later call.
   func executeMany(_ sql: String, _ values: [SQLValue]) throws
 
   /// Before loading many rows into empty tables: drops the secondary indexes an engine
