@@ -252,6 +252,13 @@ extension PostgresSession {
     case "25006",
       _ where server.state.hasPrefix("53"):
       return .storeNotWritable(path: settings.displayName, reason: server.reason)
+    // insufficient_privilege, and invalid_schema_name: a role that cannot use the
+    // database's public schema has none to create the store in. The server does not say
+    // whose rights are missing.
+    case "42501", "3F000":
+      return .storeUnreadable(
+        path: settings.displayName,
+        reason: "\(server.reason) (the role \(settings.user) lacks the rights this needs)")
     default:
       return .storeUnreadable(path: settings.displayName, reason: server.reason)
     }
