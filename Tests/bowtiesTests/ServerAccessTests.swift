@@ -100,4 +100,17 @@ struct ServerAccessTests {
     #expect(lines.first?.contains(".pgpass") == true, "\(loose.stderr)")
     #expect(!loose.stderr.contains(database.password))
   }
+
+  @Test("the server by host name as well as by address (the static binary resolves names too)")
+  func hostName() throws {
+    let database = try server.makeDatabase()
+    let bowtie = Bowtie()
+    defer { bowtie.remove() }
+    let named = database.uri.replacingOccurrences(of: "@127.0.0.1:", with: "@localhost:")
+    #expect(named != database.uri)
+    let result = try run(bowtie, ["wear", "R"], store: named)
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stderr.contains("@localhost:"), "\(result.stderr)")
+    #expect(try run(bowtie, ["show", "R", "--json"], store: database.uri).stdout.contains("11"))
+  }
 }
