@@ -29,15 +29,22 @@ struct MultiHostTests {
     let before = try tie("B", store)
     let eventsBefore = try events("B", store)
     let failures = Mutex<[String]>([])
+    let counts = Mutex<[Int]>([])
     DispatchQueue.concurrentPerform(iterations: 2) { host in
       for _ in 0..<50 {
-        let wear = client(host, ["wear", "B"], store)
-        if wear.status != 0 { failures.withLock { $0.append("host \(host + 1): \(wear)") } }
+        let wear = client(host, ["wear", "B", "--json"], store)
+        guard wear.status == 0, let worn = try? Self.decode(wear) else {
+          failures.withLock { $0.append("host \(host + 1): \(wear)") }
+          continue
+        }
+        counts.withLock { $0.append(worn.timesWorn) }
       }
     }
     #expect(failures.withLock { $0 } == [])
     #expect(try tie("B", store).timesWorn == before.timesWorn + 100)
     #expect(try events("B", store) == eventsBefore + 100)
+    // One after the other: each wear saw the count the one before it left.
+    #expect(counts.withLock { $0 }.sorted() == Array(before.timesWorn + 1...before.timesWorn + 100))
     #expect(client(0, ["doctor"], store).status == 0)
   }
 
@@ -47,49 +54,81 @@ struct MultiHostTests {
     let store = try makeStore()
     let before = try tie("Y", store).isFavorite
     let failures = Mutex<[String]>([])
+    let flags = Mutex<[Bool]>([])
     DispatchQueue.concurrentPerform(iterations: 2) { host in
       for _ in 0..<25 {
-        let toggle = client(host, ["favorite", "Y", "--toggle"], store)
-        if toggle.status != 0 { failures.withLock { $0.append("host \(host + 1): \(toggle)") } }
+        let toggle = client(host, ["favorite", "Y", "--toggle", "--json"], store)
+        guard toggle.status == 0, let tie = try? Self.decode(toggle) else {
+          failures.withLock { $0.append("host \(host + 1): \(toggle)") }
+          continue
+        }
+        flags.withLock { $0.append(tie.isFavorite) }
       }
     }
     #expect(failures.withLock { $0 } == [])
     #expect(try tie("Y", store).isFavorite == before)
+    // One after the other, the toggles set and cleared the flag in turn: as often each.
+    // Two that read the same flag would both have set it, or both cleared it.
+    let set = flags.withLock { $0.filter { $0 }.count }
+    #expect(set == 25, "\(set) of the 50 toggles set the flag")
     // And a lone toggle does change it: the flag is read back, not assumed.
     #expect(client(1, ["favorite", "Y", "--toggle"], store).status == 0)
     #expect(try tie("Y", store).isFavorite == !before)
   }
 
   @Test(
-    "interleaved rates from two hosts leave one host's last value; the price another host edits meanwhile stays its own"
+    "interleaved rates from two hosts leave one host's last value; the fields each edits meanwhile keep its last"
   )
   func interleavedRates() throws {
     defer { bowtie.remove() }
     let store = try makeStore()
-    // Each host writes values of its own, none of them the tie's rating now, so that the
-    // final rating tells whose write came last.
-    let written: [[Double]] = [
+    // Each host rates with values of its own, none of them the tie's rating now, so that
+    // the final rating tells whose write came last.
+    let ratings: [[Double]] = [
       (0..<20).map { [1, 1.5, 2, 2.5][$0 % 4] }, (0..<20).map { [3, 4, 4.5, 5][$0 % 4] },
     ]
-    try #require(!written.joined().contains(try tie("O", store).rating))
+    try #require(!ratings.joined().contains(try tie("O", store).rating))
+    // Between its rates, each host edits a field the other never writes: a stale copy of
+    // it written back by the other host's rate or edit would show in what the next
+    // command prints.
+    let start = try tie("O", store)
+    // The first host sets the price, the second the URL.
+    @Sendable func own(_ host: Int, _ tie: Tie) -> String? { host == 0 ? tie.price : tie.url }
+    @Sendable func edit(_ host: Int, _ round: Int) -> (arguments: [String], value: String) {
+      let (option, value) =
+        host == 0
+        ? ("--price", "\(10 + round).25") : ("--url", "https://example.com/host-2/\(round)")
+      return (["edit", "O", option, value], value)
+    }
     let failures = Mutex<[String]>([])
     DispatchQueue.concurrentPerform(iterations: 2) { host in
-      for (round, value) in written[host].enumerated() {
-        let rate = client(host, ["rate", "O", String(value)], store)
-        if rate.status != 0 { failures.withLock { $0.append("host \(host + 1): \(rate)") } }
-        // The second host also edits another field of the same tie, which no rate may
-        // write back with an older value.
-        if host == 1 {
-          let edit = client(host, ["edit", "O", "--price", "\(10 + round).25"], store)
-          if edit.status != 0 { failures.withLock { $0.append("host 2: \(edit)") } }
+      var mine = own(host, start)
+      for (round, rating) in ratings[host].enumerated() {
+        let change = edit(host, round)
+        for (command, sets) in [
+          (["rate", "O", String(rating)], nil), (change.arguments, change.value),
+        ] {
+          let result = client(host, command + ["--json"], store)
+          guard result.status == 0, let tie = try? Self.decode(result) else {
+            failures.withLock { $0.append("host \(host + 1): \(result)") }
+            continue
+          }
+          mine = sets ?? mine
+          if own(host, tie) != mine {
+            failures.withLock {
+              $0.append(
+                "host \(host + 1) read \(own(host, tie) ?? "nil") back, not \(mine ?? "nil")")
+            }
+          }
         }
       }
     }
     #expect(failures.withLock { $0 } == [])
     let final = try tie("O", store)
     // Each host writes in turn, so the last write of all is one host's last.
-    #expect([written[0].last, written[1].last].contains(final.rating), "\(final.rating)")
+    #expect([ratings[0].last, ratings[1].last].contains(final.rating), "\(final.rating)")
     #expect(final.price == "29.25", "\(final.price ?? "no price")")
+    #expect(final.url == "https://example.com/host-2/19", "\(final.url ?? "no URL")")
     #expect(client(0, ["doctor"], store).status == 0)
   }
 
@@ -299,12 +338,18 @@ struct MultiHostTests {
     var isFavorite: Bool
     var rating: Double
     var price: String?
+    var url: String?
   }
 
   func tie(_ key: String, _ store: Store) throws -> Tie {
     let show = client(1, ["show", key, "--json"], store)
     try #require(show.status == 0, "\(show)")
-    return try JSONDecoder().decode(Tie.self, from: Data(show.stdout.utf8))
+    return try Self.decode(show)
+  }
+
+  /// The tie a command printed with `--json`.
+  static func decode(_ result: Bowtie.Result) throws -> Tie {
+    try JSONDecoder().decode(Tie.self, from: Data(result.stdout.utf8))
   }
 
   /// The number of wears `history` lists for a tie.
