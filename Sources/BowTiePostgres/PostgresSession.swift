@@ -146,11 +146,35 @@ final class PostgresSession: @unchecked Sendable {
   func run(_ sql: String, _ values: [SQLValue] = []) throws(BowTieError) -> [PostgresRow] {
     let statement = Self.statement(sql, values)
     do {
-      return try connection.query(statement, logger: Self.logger).wait().rows
+      return try answer { connection.query(statement, logger: Self.logger) }.rows
     } catch {
       throw Self.statementError(error, settings)
     }
   }
+
+  /// Sends a statement and waits for the server's answer, or for the connection to close.
+  ///
+  /// postgres-nio never answers a statement sent once the connection has closed: it is
+  /// dropped with the channel, and `wait()` would wait for ever. The ROLLBACK that follows
+  /// a statement the server's death interrupted is such a statement. So none goes out on a
+  /// closed connection, and the wait also ends, within a second, if the connection closes
+  /// with the statement unanswered.
+  private func answer<T: Sendable>(_ send: () -> EventLoopFuture<T>) throws -> T {
+    guard !connection.isClosed else { throw ConnectionClosed() }
+    let future = send()
+    let answered = DispatchSemaphore(value: 0)
+    future.whenComplete { _ in answered.signal() }
+    while answered.wait(timeout: .now() + .seconds(1)) == .timedOut {
+      // An answer already on its way (the error the close gave it, say) is the better one.
+      if connection.isClosed && answered.wait(timeout: .now() + .milliseconds(100)) == .timedOut {
+        throw ConnectionClosed()
+      }
+    }
+    return try future.wait()
+  }
+
+  /// The connection closed before the server answered.
+  private struct ConnectionClosed: Error {}
 
   /// Runs one statement, calling `body` with each row as it arrives, so that a large
   /// result need not fit in memory. `body` runs on the event loop's thread while this one
@@ -163,9 +187,9 @@ final class PostgresSession: @unchecked Sendable {
     try withoutActuallyEscaping(body) { body throws(BowTieError) in
       let callback = UncheckedRowCallback(body: body)
       do {
-        _ = try connection.query(statement, logger: Self.logger) { row in
-          try callback.body(row)
-        }.wait()
+        _ = try answer {
+          connection.query(statement, logger: Self.logger) { row in try callback.body(row) }
+        }
       } catch let error as BowTieError {
         throw error
       } catch {
@@ -281,6 +305,8 @@ extension PostgresSession {
       case .unixSocket: settings.endpoint.socketPath ?? ""
       }
     switch underlying {
+    case is ConnectionClosed:
+      return "\(server) closed the connection"
     case ChannelError.connectTimeout:
       return "no answer from \(server) within \(settings.connectTimeout) seconds"
     case let error as NIOConnectionError:
