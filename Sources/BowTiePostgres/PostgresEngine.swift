@@ -97,7 +97,7 @@ public final class PostgresEngine: StoreEngine, @unchecked Sendable {
       try session.run("COMMIT")
       return created
     } catch {
-      try? session.run("ROLLBACK")
+      _ = try? session.run("ROLLBACK")
       throw error
     }
   }
@@ -135,7 +135,7 @@ public final class PostgresEngine: StoreEngine, @unchecked Sendable {
       try session.run(rollingBack ? "ROLLBACK" : "COMMIT")
       return result
     } catch {
-      try? session.run("ROLLBACK")
+      _ = try? session.run("ROLLBACK")
       throw storeError(error)
     }
   }
