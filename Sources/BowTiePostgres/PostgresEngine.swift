@@ -96,7 +96,7 @@ public final class PostgresEngine: StoreEngine, @unchecked Sendable {
       try session.run("COMMIT")
       return created
     } catch {
-      try? session.run("ROLLBACK")
+      _ = try? session.run("ROLLBACK")
       throw error
     }
   }
@@ -134,7 +134,7 @@ public final class PostgresEngine: StoreEngine, @unchecked Sendable {
       try session.run(rollingBack ? "ROLLBACK" : "COMMIT")
       return result
     } catch {
-      try? session.run("ROLLBACK")
+      _ = try? session.run("ROLLBACK")
       throw storeError(error)
     }
   }

@@ -149,7 +149,7 @@ final class PostgresSession: @unchecked Sendable {
     if sql == "ROLLBACK" { discardQueuedRows() } else { try sendQueuedRows() }
     let statement = Self.statement(sql, values)
     do {
-      return try connection.query(statement, logger: Self.logger).wait().rows
+      return try answer { connection.query(statement, logger: Self.logger) }.rows
     } catch {
       throw Self.statementError(error, settings)
     }
@@ -162,7 +162,7 @@ final class PostgresSession: @unchecked Sendable {
     try sendQueuedRows()
     let rows: [PostgresRow]
     do {
-      rows = try connection.query(Self.statement(sql, []), logger: Self.logger).wait().rows
+      rows = try answer { connection.query(Self.statement(sql, []), logger: Self.logger) }.rows
     } catch {
       if let error = error as? PSQLError, error.serverInfo?[.sqlState] == "42P01" { return nil }
       throw Self.statementError(error, settings)
@@ -173,6 +173,30 @@ final class PostgresSession: @unchecked Sendable {
       throw .storeUnreadable(path: settings.displayName, reason: "a name cannot be read (\(error))")
     }
   }
+
+  /// Sends a statement and waits for the server's answer, or for the connection to close.
+  ///
+  /// postgres-nio never answers a statement sent once the connection has closed: it is
+  /// dropped with the channel, and `wait()` would wait for ever. The ROLLBACK that follows
+  /// a statement the server's death interrupted is such a statement. So none goes out on a
+  /// closed connection, and the wait also ends, within a second, if the connection closes
+  /// with the statement unanswered.
+  private func answer<T: Sendable>(_ send: () -> EventLoopFuture<T>) throws -> T {
+    guard !connection.isClosed else { throw ConnectionClosed() }
+    let future = send()
+    let answered = DispatchSemaphore(value: 0)
+    future.whenComplete { _ in answered.signal() }
+    while answered.wait(timeout: .now() + .seconds(1)) == .timedOut {
+      // An answer already on its way (the error the close gave it, say) is the better one.
+      if connection.isClosed && answered.wait(timeout: .now() + .milliseconds(100)) == .timedOut {
+        throw ConnectionClosed()
+      }
+    }
+    return try future.wait()
+  }
+
+  /// The connection closed before the server answered.
+  private struct ConnectionClosed: Error {}
 
   /// Runs one statement, calling `body` with each row as it arrives, so that a large
   /// result need not fit in memory. `body` runs on the event loop's thread while this one
@@ -186,9 +210,9 @@ final class PostgresSession: @unchecked Sendable {
     try withoutActuallyEscaping(body) { body throws(BowTieError) in
       let callback = UncheckedRowCallback(body: body)
       do {
-        _ = try connection.query(statement, logger: Self.logger) { row in
-          try callback.body(row)
-        }.wait()
+        _ = try answer {
+          connection.query(statement, logger: Self.logger) { row in try callback.body(row) }
+        }
       } catch let error as BowTieError {
         throw error
       } catch {
@@ -261,21 +285,23 @@ final class PostgresSession: @unchecked Sendable {
   /// this thread waits for it.
   private func copy(_ rows: ByteBuffer, into target: CopyTarget) throws(BowTieError) {
     let connection = self.connection
-    let done = connection.eventLoop.makePromise(of: Void.self)
-    Task(executorPreference: EventLoopTaskExecutor(connection.eventLoop)) {
-      do {
-        try await connection.copyFrom(
-          table: target.table, columns: target.columns, logger: Self.logger
-        ) { writer in
-          try await writer.write(rows)
-        }
-        done.succeed(())
-      } catch {
-        done.fail(error)
-      }
-    }
     do {
-      try done.futureResult.wait()
+      try answer {
+        let done = connection.eventLoop.makePromise(of: Void.self)
+        Task(executorPreference: EventLoopTaskExecutor(connection.eventLoop)) {
+          do {
+            try await connection.copyFrom(
+              table: target.table, columns: target.columns, logger: Self.logger
+            ) { writer in
+              try await writer.write(rows)
+            }
+            done.succeed(())
+          } catch {
+            done.fail(error)
+          }
+        }
+        return done.futureResult
+      }
     } catch {
       throw Self.statementError(error, settings)
     }
@@ -368,6 +394,13 @@ extension PostgresSession {
     case "25006",
       _ where server.state.hasPrefix("53"):
       return .storeNotWritable(path: settings.displayName, reason: server.reason)
+    // insufficient_privilege, and invalid_schema_name: a role that cannot use the
+    // database's public schema has none to create the store in. The server does not say
+    // whose rights are missing.
+    case "42501", "3F000":
+      return .storeUnreadable(
+        path: settings.displayName,
+        reason: "\(server.reason) (the role \(settings.user) lacks the rights this needs)")
     default:
       return .storeUnreadable(path: settings.displayName, reason: server.reason)
     }
@@ -390,6 +423,8 @@ extension PostgresSession {
       case .unixSocket: settings.endpoint.socketPath ?? ""
       }
     switch underlying {
+    case is ConnectionClosed:
+      return "\(server) closed the connection"
     case ChannelError.connectTimeout:
       return "no answer from \(server) within \(settings.connectTimeout) seconds"
     case let error as NIOConnectionError:

@@ -23,7 +23,7 @@ public struct Bowties: ParsableCommand {
       75 the store busy past the timeout ($BOWTIES_BUSY_TIMEOUT seconds, default 10); \
       77 undo refused: another user changed the tie since.
       """,
-    version: "0.1.0",
+    version: bowtiesVersion,
     subcommands: [
       Seed.self, Show.self, List.self, Wear.self, Rate.self, Favorite.self, History.self,
       Undo.self, Suggest.self, Report.self, Add.self, Edit.self, Remove.self, Photo.self,

@@ -5,52 +5,83 @@ import Foundation
 #endif
 
 /// A real PostgreSQL server for the tests: Debian's binaries, `initdb` and `pg_ctl` in a
-/// temporary folder, run as the `postgres` user (the server refuses to run as root), on a
-/// free loopback port, with TLS from a certificate authority made for it. One server for
-/// the whole test process, stopped when the process exits; each test gets a database and
-/// a role of its own.
+/// temporary folder, run as the `postgres` user (the server refuses to run as root), with
+/// TLS from a certificate authority made for it. ``shared`` listens on loopback, on a free
+/// port, for the whole test process; a server of a test's own may listen elsewhere, in a
+/// network namespace. Each test gets a database and a role of its own.
 public final class PostgresTestServer: Sendable {
-  /// The server, started on first use; nil where one cannot run here (no PostgreSQL, not
-  /// root), with ``unavailableReason`` saying why.
-  public static let shared: PostgresTestServer? = try? PostgresTestServer()
+  /// The server, started on first use and stopped when the process exits; nil where one
+  /// cannot run here (no PostgreSQL, not root), with ``unavailableReason`` saying why.
+  public static let shared: PostgresTestServer? = {
+    guard let server = try? PostgresTestServer() else { return nil }
+    atexit { PostgresTestServer.shared?.stop() }
+    return server
+  }()
 
   /// Why ``shared`` is nil.
   public static var unavailableReason: String {
+    if let reason = serverUnavailableReason { return reason }
+    return "the test server did not start (see \(NSTemporaryDirectory())bowties-pg-*/server.log)"
+  }
+
+  /// Why no server can run here at all, or nil when one can.
+  public static var serverUnavailableReason: String? {
     if geteuid() != 0 { return "the tests start PostgreSQL as the postgres user, which needs root" }
     if !FileManager.default.isExecutableFile(atPath: binaries + "/initdb") {
       return "no PostgreSQL server in \(binaries) (apt-get install postgresql)"
     }
-    return "the test server did not start (see \(NSTemporaryDirectory())bowties-pg-*/server.log)"
+    return nil
   }
 
   public static let binaries = "/usr/lib/postgresql/15/bin"
   static let superuserPassword = "super-secret-\(UUID().uuidString.prefix(8))"
 
   public let folder: URL
+  /// The address clients reach the server at: the first it listens on.
+  public let host: String
   public let port: Int
-  /// The certificate authority that signed the server's certificate (for 127.0.0.1 and
-  /// localhost), and one that did not.
+  /// What runs the server and psql where the server lives (`ip netns exec NAME`), or
+  /// nothing for this machine's own network.
+  let commandPrefix: [String]
+  /// The certificate authority that signed the server's certificate (for ``host`` and
+  /// localhost, not its other addresses), and one that did not.
   public let authority: URL
   public let otherAuthority: URL
 
-  private init() throws {
-    guard geteuid() == 0 else { throw Failure("not root") }
+  /// The shared server: on 127.0.0.1 and 127.0.0.2, at a free port.
+  private convenience init() throws {
+    try self.init(
+      listenAddresses: ["127.0.0.1", "127.0.0.2"], port: try Self.freePort(),
+      clients: "127.0.0.0/8")
+  }
+
+  /// Makes and starts a server listening on `listenAddresses` at `port`, taking password
+  /// logins (scram-sha-256) from `clients`, a subnet; `commandPrefix` runs its programs
+  /// where it lives, in a network namespace say. Stop it with ``stop()``.
+  public init(
+    listenAddresses: [String], port: Int, clients: String, commandPrefix: [String] = []
+  ) throws {
+    guard geteuid() == 0, let host = listenAddresses.first else {
+      throw Failure("not root, or no address to listen on")
+    }
+    self.host = host
+    self.port = port
+    self.commandPrefix = commandPrefix
     folder = URL(fileURLWithPath: NSTemporaryDirectory())
       .appendingPathComponent("bowties-pg-\(UUID().uuidString.prefix(8))")
     let data = folder.appendingPathComponent("data")
     try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
-    port = try Self.freePort()
     authority = folder.appendingPathComponent("ca.crt")
     otherAuthority = folder.appendingPathComponent("other-ca.crt")
     let password = folder.appendingPathComponent("pw")
     try Data(Self.superuserPassword.utf8).write(to: password)
-    try Self.makeCertificates(in: folder)
+    try Self.makeCertificates(in: folder, for: host)
     try run("/bin/chown", ["-R", "postgres", folder.path])
     try asPostgres(
       "initdb",
       ["-D", data.path, "-U", "postgres", "-A", "scram-sha-256", "--pwfile", password.path])
     let settings = """
-      listen_addresses = '127.0.0.1,127.0.0.2'
+      listen_addresses = '\(listenAddresses.joined(separator: ","))'
       port = \(port)
       unix_socket_directories = '\(folder.path)'
       ssl = on
@@ -65,47 +96,116 @@ public final class PostgresTestServer: Sendable {
     try configuration.close()
     let access = try FileHandle(forWritingTo: data.appendingPathComponent("pg_hba.conf"))
     access.seekToEndOfFile()
-    access.write(Data("host all all 127.0.0.0/8 scram-sha-256\n".utf8))
+    access.write(Data("host all all \(clients) scram-sha-256\n".utf8))
     try access.close()
     try start()
-    atexit { PostgresTestServer.shared?.stop() }
   }
 
   /// Starts the server (again, after ``kill()`` or ``stop()``).
   public func start() throws {
-    // Its output goes to the log, not to a pipe: the server it leaves running would hold
-    // the pipe open, and reading it would never end.
-    try Self.run(
+    try pgCtl("start")
+  }
+
+  /// Stops the server as an administrator would (fast shutdown: sessions are ended, their
+  /// transactions rolled back) and starts it again.
+  public func restart() throws {
+    try pgCtl("restart", "-m", "fast")
+  }
+
+  private func pgCtl(_ arguments: String...) throws {
+    let (program, prefixed) = here(
       "/usr/sbin/runuser",
       [
         "-u", "postgres", "--", Self.binaries + "/pg_ctl", "-D",
         folder.appendingPathComponent("data").path,
-        "-l", folder.appendingPathComponent("server.log").path, "-w", "-t", "60", "start",
-      ],
-      capturing: false)
+        "-l", folder.appendingPathComponent("server.log").path, "-w", "-t", "60",
+      ] + arguments)
+    // Its output goes to the log, not to a pipe: the server it leaves running would hold
+    // the pipe open, and reading it would never end.
+    do {
+      try Self.run(program, prefixed, capturing: false)
+    } catch {
+      let log = folder.appendingPathComponent("server.log")
+      let lines = ((try? String(contentsOf: log, encoding: .utf8)) ?? "").split(separator: "\n")
+      throw Failure("\(error); the server's log ends: \(lines.suffix(5).joined(separator: " / "))")
+    }
   }
 
-  /// Stops the server at once, as a crash would: `kill -9` of its postmaster.
+  /// Stops the server at once, as a crash of its machine would: `kill -9` of the
+  /// postmaster and of every process it started. Backends left running would go on (and
+  /// might commit) until they next looked for their parent.
   public func kill() {
-    signalPostmaster(SIGKILL)
+    signalPostmaster(SIGKILL, andChildren: true)
   }
 
   /// Stops the server (immediate shutdown) and removes its folder. Without `Process`, whose
   /// run loop no longer turns while the process exits, when this runs.
   public func stop() {
-    signalPostmaster(SIGQUIT)
+    signalPostmaster(SIGQUIT, andChildren: false)
     try? FileManager.default.removeItem(at: folder)
   }
 
-  /// Sends `signal` to the postmaster and waits, at most 10 s, for its port to be free.
-  private func signalPostmaster(_ signal: Int32) {
+  /// The postmaster's process id, from its lock file; nil when it is not running.
+  public var postmaster: pid_t? {
     let pidFile = folder.appendingPathComponent("data/postmaster.pid")
     guard let text = try? String(contentsOf: pidFile, encoding: .utf8),
-      let line = text.split(separator: "\n").first, let pid = Int32(line)
-    else { return }
+      let line = text.split(separator: "\n").first, let pid = pid_t(line),
+      Self.isRunning(pid)
+    else { return nil }
+    return pid
+  }
+
+  /// Sends `signal` to the postmaster, and to its children too if asked, and waits, at
+  /// most 10 s, for all of them to be gone and its port to be free.
+  private func signalPostmaster(_ signal: Int32, andChildren: Bool) {
+    guard let pid = postmaster else { return }
+    // Stopped, it starts no new child while they are listed; and they are listed before
+    // it dies, after which they would be some other process's children.
+    if andChildren { Glibc.kill(pid, SIGSTOP) }
+    let children = Self.children(of: pid)
     Glibc.kill(pid, signal)
-    // Its children notice their parent is gone and exit.
-    for _ in 0..<200 where Self.portInUse(port) || Glibc.kill(pid, 0) == 0 { usleep(50_000) }
+    if andChildren {
+      for child in children { Glibc.kill(child, signal) }
+    }
+    // Otherwise its children notice their parent is gone and exit. The postmaster must be
+    // reaped too: a new one takes its zombie for a server still running.
+    for _ in 0..<200
+    where Self.processStatus(pid) != nil || children.contains(where: Self.isRunning)
+      || (commandPrefix.isEmpty && Self.portInUse(port))
+    {
+      usleep(50_000)
+    }
+  }
+
+  /// The processes whose parent is `pid`.
+  static func children(of pid: pid_t) -> [pid_t] {
+    let processes = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+    return processes.compactMap { name in
+      guard let child = pid_t(name), let status = processStatus(child),
+        status.parent == pid
+      else { return nil }
+      return child
+    }
+  }
+
+  /// Whether `pid` is a live process: not gone, and not a zombie its parent has yet to
+  /// reap.
+  public static func isRunning(_ pid: pid_t) -> Bool {
+    guard let status = processStatus(pid) else { return false }
+    return status.state != "Z" && status.state != "X"
+  }
+
+  /// A process's state and parent, from `/proc/PID/stat`: after its name, which may hold
+  /// spaces and parentheses, so read from the last `)`.
+  private static func processStatus(_ pid: pid_t) -> (state: Character, parent: pid_t)? {
+    guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+      let end = text.lastIndex(of: ")")
+    else { return nil }
+    let fields = text[text.index(after: end)...].split(separator: " ")
+    guard fields.count > 2, let state = fields[0].first, let parent = pid_t(fields[1]) else {
+      return nil
+    }
+    return (state, parent)
   }
 
   /// A new database owned by a new role, and the URI that reaches it over TCP (no TLS).
@@ -117,7 +217,7 @@ public final class PostgresTestServer: Sendable {
     // Nothing beyond its own schema: the database's public schema is the role's.
     try superuser("ALTER SCHEMA public OWNER TO \(name)", database: name)
     return (
-      "postgresql://\(name):\(password)@127.0.0.1:\(port)/\(name)?sslmode=disable", name, password
+      "postgresql://\(name):\(password)@\(host):\(port)/\(name)?sslmode=disable", name, password
     )
   }
 
@@ -132,13 +232,20 @@ public final class PostgresTestServer: Sendable {
   public func psql(_ sql: String, user: String, password: String, database: String) throws
     -> String
   {
-    try run(
+    let (program, arguments) = here(
       "/usr/bin/psql",
       [
-        "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-h", "127.0.0.1", "-p", String(port),
+        "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-h", host, "-p", String(port),
         "-U", user, "-d", database, "-c", sql,
-      ],
-      environment: ["PGPASSWORD": password, "PGSSLMODE": "disable"])
+      ])
+    return try run(
+      program, arguments, environment: ["PGPASSWORD": password, "PGSSLMODE": "disable"])
+  }
+
+  /// The program and arguments that run `program` where the server lives.
+  private func here(_ program: String, _ arguments: [String]) -> (String, [String]) {
+    guard let first = commandPrefix.first else { return (program, arguments) }
+    return (first, Array(commandPrefix.dropFirst()) + [program] + arguments)
   }
 
   private func asPostgres(_ tool: String, _ arguments: [String]) throws {
@@ -198,9 +305,9 @@ public final class PostgresTestServer: Sendable {
     return text
   }
 
-  /// A certificate authority and a server certificate it signed, for 127.0.0.1 and
+  /// A certificate authority and a server certificate it signed, for `address` and
   /// localhost; and a second authority that signed nothing the server has.
-  private static func makeCertificates(in folder: URL) throws {
+  private static func makeCertificates(in folder: URL, for address: String) throws {
     let path = { (name: String) in folder.appendingPathComponent(name).path }
     for authority in ["ca", "other-ca"] {
       try run(
@@ -211,7 +318,7 @@ public final class PostgresTestServer: Sendable {
           path("\(authority).crt"),
         ])
     }
-    try Data("subjectAltName=IP:127.0.0.1,DNS:localhost\n".utf8)
+    try Data("subjectAltName=IP:\(address),DNS:localhost\n".utf8)
       .write(to: folder.appendingPathComponent("san.ext"))
     try run(
       "/usr/bin/openssl",

@@ -185,4 +185,34 @@ struct MaintenanceCommandTests {
     #expect(missing.status == 66, "\(missing)")
     #expect(try bowtie.sqlite(".dump") == before)
   }
+
+  @Test("a backup from an older bowties restores, migrated in a copy; the backup stays as it was")
+  func restoreOlderBackup() throws {
+    let bowtie = Bowtie()
+    defer { bowtie.remove() }
+    try bowtie("wear", "R")
+    try bowtie("rate", "B", "2")
+    let old = bowtie.folder.appendingPathComponent("old.sqlite").path
+    #expect(try bowtie("backup", old).status == 0)
+    // What bowties wrote before undo entries said who made them.
+    try bowtie.run(
+      "/usr/bin/sqlite3",
+      [
+        old,
+        """
+        ALTER TABLE undoEntry DROP COLUMN madeBy;
+        DELETE FROM grdb_migrations WHERE identifier = 'v6: undo by user';
+        """,
+      ])
+    let bytes = try Data(contentsOf: URL(fileURLWithPath: old))
+    try bowtie("wear", "G")
+    let restored = try bowtie("restore", old, "--yes")
+    #expect(restored.status == 0, "\(restored.stderr)")
+    #expect(try Data(contentsOf: URL(fileURLWithPath: old)) == bytes)
+    #expect(try bowtie.sqlite("SELECT count(*) FROM undoEntry WHERE madeBy = ''") == "2\n")
+    #expect(try bowtie("doctor").status == 0)
+    // An entry from before anyone was recorded is anyone's to take back.
+    let undone = try bowtie("undo")
+    #expect(undone.status == 0 && undone.stdout.contains("Blue"), "\(undone)")
+  }
 }

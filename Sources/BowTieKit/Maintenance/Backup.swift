@@ -21,10 +21,11 @@ extension BowTieStore {
   /// timeout) rather than change the database or delete a photo file mid-copy. The copy
   /// is written under a temporary name and renamed into place once complete, photos
   /// first, so a failed or killed backup leaves nothing that looks like a backup.
+  ///
+  /// A store of another engine is copied row by row, from one consistent read, into a new
+  /// SQLite store: a backup is always a SQLite file, readable with `sqlite3`, and
+  /// `restore` puts it into either engine.
   public func backup(to destination: URL) throws(BowTieError) -> BackupSummary {
-    guard let sqlite = engine as? SQLiteEngine else {
-      throw .storeUnreadable(path: path, reason: "a backup of this store is not supported yet")
-    }
     var info = stat()
     guard lstat(destination.path, &info) != 0 else {
       throw .outputUnwritable(
@@ -47,6 +48,9 @@ extension BowTieStore {
       unlink(temporary.path)
       unlink(temporary.path + "-wal")
       unlink(temporary.path + "-shm")
+    }
+    guard let sqlite = engine as? SQLiteEngine else {
+      return try copyRows(to: destination, through: temporary, photoFolder: photoFolder)
     }
     // A second connection holds the write lock while this one reads its snapshot: the
     // backup API cannot read through a connection that is itself in a write transaction.
@@ -106,6 +110,79 @@ extension BowTieStore {
     }
   }
 
+  /// The backup of a store of another engine: a new SQLite store at `temporary`, filled
+  /// in one transaction from one consistent read of this store, then renamed into place.
+  private func copyRows(to destination: URL, through temporary: URL, photoFolder: URL)
+    throws(BowTieError) -> BackupSummary
+  {
+    let copy: SQLiteEngine
+    do {
+      let config = SQLiteEngine.configuration(busyTimeout: try Self.defaultBusyTimeout)
+      copy = SQLiteEngine(
+        try DatabaseQueue(path: temporary.path, configuration: config),
+        photos: PhotoStorage(directory: photoFolder), displayName: destination.path)
+    } catch {
+      throw .outputUnwritable(path: destination.path, reason: error.reason)
+    }
+    defer { try? copy.close() }
+    try copy.migrate(lockFile: nil)
+    let engine = self.engine
+    let copied = try engine.read { source in
+      try copy.write(rollingBack: false) { target, photos in
+        try StoreTransfer.replace(
+          target, photos: photos,
+          with: StoreTransfer.Source(connection: source) { name, size, tie throws(BowTieError) in
+            try engine.readPhoto(name, expectedSize: size, tie: tie)
+          })
+      }
+    }
+    // Closed first: the last connection folds the write-ahead log into the file.
+    try copy.close()
+    guard rename(temporary.path, destination.path) == 0 else {
+      throw .outputUnwritable(path: destination.path, reason: POSIXError.current.reason)
+    }
+    return BackupSummary(path: destination.path, ties: copied.ties, photoFiles: copied.photos)
+  }
+
+  /// Replaces the store at `address` with the backup at `source`: a store file as
+  /// ``restore(from:to:)-(_,URL)`` does; a server's store in one transaction, row by row,
+  /// which creates the store if the database has none yet.
+  public static func restore(from source: URL, to address: StoreAddress) throws(BowTieError)
+    -> BackupSummary
+  {
+    if case .file(let url) = address { return try restore(from: source, to: url) }
+    let backup = try CheckedBackup(at: source)
+    defer { backup.close() }
+    var copied: StoreTransfer.Copied?
+    let (store, created) = try open(address) { store in
+      copied = try store.replaceContents(with: backup)
+    }
+    defer { try? store.closeDatabase() }
+    if !created {
+      copied = try store.replaceContents(with: backup)
+      // The photos of the replaced inventory.
+      try store.engine.removeUnreferencedPhotos()
+    }
+    return BackupSummary(
+      path: store.path, ties: copied?.ties ?? 0, photoFiles: copied?.photos ?? 0)
+  }
+
+  private func replaceContents(with backup: CheckedBackup) throws(BowTieError)
+    -> StoreTransfer.Copied
+  {
+    let source = backup.engine
+    return try source.read { connection in
+      try engine.write(rollingBack: false) { target, photos in
+        try StoreTransfer.replace(
+          target, photos: photos,
+          with: StoreTransfer.Source(connection: connection) {
+            name, size, tie throws(BowTieError) in
+            try source.readPhoto(name, expectedSize: size, tie: tie)
+          })
+      }
+    }
+  }
+
   /// Replaces the store at `url` with the backup at `source`, photos included.
   ///
   /// The backup is checked first (SQLite's integrity check, a bowties schema this
@@ -116,26 +193,10 @@ extension BowTieStore {
   /// place before, under the photo-writes marker, so an interrupted restore leaves the old
   /// store with at most some files that the next open sweeps away.
   public static func restore(from source: URL, to url: URL) throws(BowTieError) -> BackupSummary {
-    let checkup: Checkup
+    let backup = try CheckedBackup(at: source)
+    defer { backup.close() }
+    let names = backup.photoNames
     do {
-      checkup = try self.checkup(at: source, repairing: false)
-    } catch {
-      guard case .storeUnreadable(_, let reason) = error else { throw error }
-      throw .inputUnreadable(path: source.path, reason: reason)
-    }
-    if let problem = checkup.problems.first(where: { $0.kind == .integrity || $0.kind == .schema })
-    {
-      throw .inputUnreadable(
-        path: source.path, reason: "not a usable bowties backup: \(problem.detail)")
-    }
-    let sourcePhotos = PhotoStorage(
-      directory: StoreLocation.externalDataDirectory(forStoreAt: source))
-    do {
-      let backup = try SQLiteEngine.openForReading(at: source)
-      defer { try? backup.close() }
-      let names = try backup.read { db in
-        try checkedForRestore(SQLiteConnection(db: db), source: source)
-      }
       let (store, _) = try SQLiteEngine.open(at: url)
       defer { try? store.close() }
       // Marked first: files copied by a restore that dies before its commit are then
@@ -145,19 +206,17 @@ extension BowTieStore {
           // A store that never held a photo above the cutoff has no photo folder yet.
           try FileSystem.createDirectories(marker.deletingLastPathComponent())
           try FileSystem.writeAtomically(Data(), to: marker)
-          for name in names { try store.photos.copy(name, from: sourcePhotos) }
+          for name in names { try store.photos.copy(name, from: backup.engine.photos) }
         } catch {
           throw BowTieError.outputUnwritable(
             path: url.path, reason: "copying photos: \(error.reason)")
         }
       }
       try store.dbWriter.writeWithoutTransaction { live in
-        try backup.read { db in try db.backup(to: live) }
+        try backup.engine.dbWriter.read { db in try db.backup(to: live) }
       }
       // Photos of the replaced inventory, and the marker, go now.
       try store.sweepInterruptedPhotoWrites()
-      // An older backup is brought up to this bowties' schema.
-      try store.migrate(lockFile: SQLiteEngine.migrationLock(forStoreAt: url))
       return BackupSummary(
         path: url.path, ties: try BowTieStore(engine: store).count(), photoFiles: names.count)
     } catch let error as BowTieError {
@@ -167,9 +226,86 @@ extension BowTieStore {
     }
   }
 
+}
+
+/// A backup about to be restored, checked, and open for reading in this bowties' schema.
+///
+/// The backup itself is never changed: one from an older bowties is migrated in a
+/// temporary copy.
+private struct CheckedBackup {
+  let engine: SQLiteEngine
+  /// The photo files it refers to.
+  let photoNames: [String]
+  private let temporary: URL?
+
+  /// - Throws: `inputUnreadable` (66) for a file that is not a bowties store this version
+  ///   can read, or is damaged; `invalidBackup` (65) for one whose photo names or undo
+  ///   entries would reach outside the store.
+  init(at source: URL) throws(BowTieError) {
+    try Self.checkIntegrity(of: source)
+    let photos = PhotoStorage(directory: StoreLocation.externalDataDirectory(forStoreAt: source))
+    var opened: DatabaseQueue?
+    var temporary: URL?
+    do {
+      let backup = try SQLiteEngine.openForReading(at: source)
+      opened = backup
+      var engine = SQLiteEngine(backup, photos: photos, displayName: source.path)
+      if try !backup.read(Schema.migrator.hasCompletedMigrations) {
+        let copy = URL(fileURLWithPath: NSTemporaryDirectory())
+          .appendingPathComponent("bowties-restore-\(UUID().text).sqlite")
+        temporary = copy
+        let queue = try DatabaseQueue(path: copy.path)
+        opened = queue
+        try backup.backup(to: queue)
+        try backup.close()
+        engine = SQLiteEngine(queue, photos: photos, displayName: source.path)
+        try engine.migrate(lockFile: nil)
+      }
+      let names = try engine.read { db in try Self.checkContents(db, source: source) }
+      self.init(engine: engine, photoNames: names, temporary: temporary)
+    } catch {
+      try? opened?.close()
+      if let temporary { Self.remove(temporary) }
+      throw SQLiteEngine.storeError(error, path: source.path)
+    }
+  }
+
+  private init(engine: SQLiteEngine, photoNames: [String], temporary: URL?) {
+    self.engine = engine
+    self.photoNames = photoNames
+    self.temporary = temporary
+  }
+
+  func close() {
+    try? engine.close()
+    if let temporary { Self.remove(temporary) }
+  }
+
+  private static func remove(_ file: URL) {
+    for suffix in ["", "-wal", "-shm"] { unlink(file.path + suffix) }
+  }
+
+  /// Refuses a file that is not a bowties store this version can read, or is damaged.
+  private static func checkIntegrity(of source: URL) throws(BowTieError) {
+    let checkup: Checkup
+    do {
+      checkup = try BowTieStore.checkup(at: source, repairing: false)
+    } catch {
+      guard case .storeUnreadable(_, let reason) = error else { throw error }
+      throw .inputUnreadable(path: source.path, reason: reason)
+    }
+    // An older bowties' store is fine: it is migrated, in a copy.
+    if let problem = checkup.problems.first(where: {
+      $0.kind == .integrity || ($0.kind == .schema && !checkup.isOlderSchema)
+    }) {
+      throw .inputUnreadable(
+        path: source.path, reason: "not a usable bowties backup: \(problem.detail)")
+    }
+  }
+
   /// The photo files a backup refers to, once it is known that every name is a photo file
   /// name and every undo entry can be undone: what a backup holds becomes paths and SQL.
-  private static func checkedForRestore(_ db: any SQLConnection, source: URL) throws -> [String] {
+  private static func checkContents(_ db: any SQLConnection, source: URL) throws -> [String] {
     let names = try PhotoReferences.all(in: db)
     if let name = names.first(where: { !PhotoStorage.isFileName($0) }) {
       throw BowTieError.invalidBackup(

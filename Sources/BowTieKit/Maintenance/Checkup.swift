@@ -39,6 +39,13 @@ public struct Checkup: Sendable, Codable, Equatable {
   public var problems: [Problem] = []
   public var tiesChecked = 0
   public var photoFilesChecked = 0
+  /// Whether the schema problem found is only that an older bowties wrote the store: it
+  /// is usable once migrated. (Not in `doctor --json`, whose problems say so.)
+  public internal(set) var isOlderSchema = false
+
+  private enum CodingKeys: String, CodingKey {
+    case problems, tiesChecked, photoFilesChecked
+  }
 
   /// Healthy when every problem found was repaired.
   public var isHealthy: Bool { problems.allSatisfy(\.repaired) }
@@ -163,6 +170,7 @@ extension BowTieStore {
         .schema, nil,
         "older than this bowties (missing \(missing.joined(separator: ", "))); any write upgrades it"
       )
+      checkup.isOlderSchema = true
       return .older
     }
     return .current

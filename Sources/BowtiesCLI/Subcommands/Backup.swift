@@ -8,10 +8,11 @@ extension Bowties {
       commandName: "backup",
       abstract: "Copy the store, photos included, to a new path, while others keep using it.",
       discussion: """
-        The copy is consistent: it is taken with SQLite's online backup API under the \
-        store's write lock, so other processes' writes wait for it (up to the busy \
-        timeout). PATH must not exist; the copy is itself a store (--store PATH), and \
-        `bowties restore PATH` puts it back.
+        The copy is consistent: of a SQLite store it is taken with SQLite's online \
+        backup API under the store's write lock, so other processes' writes wait for it \
+        (up to the busy timeout); of a PostgreSQL store, from one snapshot while others \
+        keep writing. PATH must not exist; the copy is always a SQLite store file \
+        (--store PATH), and `bowties restore PATH` puts it back into either engine.
         """)
 
     @Argument(help: ArgumentHelp("Where to write the copy.", valueName: "path"))

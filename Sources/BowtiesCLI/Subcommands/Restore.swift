@@ -8,9 +8,10 @@ extension Bowties {
       commandName: "restore",
       abstract: "Replace the store with a backup. Asks first on a terminal.",
       discussion: """
-        PATH is a backup written by `bowties backup` (or any bowties store). It is \
+        PATH is a backup written by `bowties backup` (or any bowties store file). It is \
         checked first and never changed. Processes using the store see the old \
-        inventory or the restored one, never a mix.
+        inventory or the restored one, never a mix. The store may be a PostgreSQL one \
+        (--store postgresql://…): restoring a backup there moves an inventory to it.
         """)
 
     @Argument(help: ArgumentHelp("The backup to restore.", valueName: "path"))
@@ -30,19 +31,23 @@ extension Bowties {
     }
 
     func run() throws {
-      guard case .file(let url) = try storeOptions.address() else {
-        throw BowTieError.usage("restore into a PostgreSQL store is not supported yet")
-      }
+      let address = try storeOptions.address()
       let source = URL(fileURLWithPath: path).standardizedFileURL
       if !yes {
-        let answer = Terminal.ask(
-          "Replace the store at \(url.path) with the backup \(source.path)? [y/N] ")?.lowercased()
+        // A URI is not repeated: it may hold a password.
+        let store =
+          switch address {
+          case .file(let url): "the store at \(url.path)"
+          case .server: "the PostgreSQL store"
+          }
+        let answer = Terminal.ask("Replace \(store) with the backup \(source.path)? [y/N] ")?
+          .lowercased()
         guard answer == "y" || answer == "yes" else {
           Terminal.note("nothing restored")
           return
         }
       }
-      let summary = try BowTieStore.restore(from: source, to: url)
+      let summary = try BowTieStore.restore(from: source, to: address)
       if output.json {
         try TieOutput(json: true).printJSON(summary)
       } else {

@@ -17,6 +17,27 @@ public enum SQLDialect: Sendable, Equatable {
     }
   }
 
+  /// What a transaction that replaces every row runs first, so that no other client
+  /// writes in the meantime while readers still see the rows being replaced: on
+  /// PostgreSQL a lock on the tables; a SQLite write transaction already holds the store.
+  func lockForReplacing(_ tables: [String]) -> String? {
+    switch self {
+    case .sqlite: nil
+    case .postgresql: "LOCK TABLE \(tables.joined(separator: ", ")) IN EXCLUSIVE MODE"
+    }
+  }
+
+  /// What makes the next id an identity column hands out follow the largest one in
+  /// `table`, after rows were inserted with ids of their own. SQLite does so by itself.
+  func identityCatchUp(table: String, column: String) -> String? {
+    switch self {
+    case .sqlite: nil
+    case .postgresql:
+      "SELECT setval(pg_get_serial_sequence('\(table)', '\(column)'), "
+        + "COALESCE(max(\(column)), 0) + 1, false) FROM \(table)"
+    }
+  }
+
   /// Whole calendar days from the local day of `lastWorn` to the day bound as
   /// `:asOfDay` (`2026-11-21`), never below 0; NULL for a tie never worn. `:dayShift`
   /// says which days: ``dayShift(for:at:)``.

@@ -1,0 +1,179 @@
+import Foundation
+import PostgresTestSupport
+import Testing
+
+/// Moving an inventory between engines: `restore` puts a backup (a SQLite file) into a
+/// PostgreSQL store, and `backup` takes one out, with nothing lost on the way.
+@Suite(
+  "Moving an inventory between SQLite and PostgreSQL",
+  .enabled(
+    if: PostgresTestServer.shared != nil, Comment(rawValue: PostgresTestServer.unavailableReason)))
+struct EngineMoveTests {
+  let server = PostgresTestServer.shared!
+  let user = ["BOWTIES_USER": "mover"]
+
+  /// A SQLite store with something of everything: wears, a rating, a price, a color, a
+  /// photo above the external-storage cutoff and a JPEG, a removed tie whose photo only
+  /// the undo log still holds, and undo entries.
+  private func filledStore(_ bowtie: Bowtie) throws {
+    let large = bowtie.folder.appendingPathComponent("large.png")
+    try testPNG(bytes: 200_000, seed: 7).write(to: large)
+    let kept = bowtie.folder.appendingPathComponent("kept.png")
+    try testPNG(bytes: 150_000, seed: 8).write(to: kept)
+    let steps: [[String]] = [
+      ["wear", "R", "--date", "2026-11-20T08:00:00Z"], ["wear", "I", "--date", "2026-11-19"],
+      ["rate", "O", "4.5"], ["favorite", "Y", "--toggle"],
+      ["add", "--name", "Paisley", "--key", "P", "--rating", "2", "--photo", large.path],
+      ["add", "--name", "Kept", "--key", "K", "--rating", "1", "--photo", kept.path],
+      ["add", "--name", "Phone", "--key", "J", "--photo", Fixtures.photo("phone.jpg").path],
+      ["edit", "J", "--price", "19.99", "--color", "teal", "--url", "https://example.com/j"],
+      ["remove", "P", "--yes"], ["remove", "G", "--yes"], ["wear", "J"],
+    ]
+    for step in steps {
+      let result = try bowtie.run(
+        Bowtie.binary.path, step + ["--store", bowtie.store], environment: user)
+      try #require(result.status == 0, "\(step): \(result.stderr)")
+    }
+  }
+
+  /// `export` into a folder, photos as files, and every file's bytes by path.
+  private func exported(_ bowtie: Bowtie, store: String, as name: String) throws -> [String: Data] {
+    let folder = bowtie.folder.appendingPathComponent(name, isDirectory: true)
+    let result = try bowtie.run(
+      Bowtie.binary.path, ["export", "--output", folder.path + "/", "--store", store])
+    try #require(result.status == 0, "export \(name): \(result.stderr)")
+    var files: [String: Data] = [:]
+    let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)
+    while let file = walker?.nextObject() as? URL {
+      guard let data = FileManager.default.contents(atPath: file.path) else { continue }
+      files[String(file.path.dropFirst(folder.path.count))] = data
+    }
+    return files
+  }
+
+  private func run(_ bowtie: Bowtie, _ arguments: [String], store: String) throws -> Bowtie.Result {
+    try bowtie.run(Bowtie.binary.path, arguments + ["--store", store], environment: user)
+  }
+
+  @Test(
+    "SQLite → PostgreSQL → SQLite: exports byte for byte the same, doctor healthy, undo goes on")
+  func roundTrip() throws {
+    let database = try server.makeDatabase()
+    let bowtie = Bowtie()
+    defer { bowtie.remove() }
+    try filledStore(bowtie)
+    let original = try exported(bowtie, store: bowtie.store, as: "original")
+    #expect(original.keys.contains { $0.hasSuffix(".jpg") || $0.hasSuffix(".jpeg") })
+
+    // Into a database with no store yet: the restore creates it, holding the backup alone.
+    let restored = try run(
+      bowtie, ["restore", bowtie.store, "--yes", "--json"], store: database.uri)
+    #expect(restored.status == 0, "\(restored.stderr)")
+    #expect(restored.stdout.contains("\"ties\" : 8"), "\(restored.stdout)")
+    // Kept, and the removed Paisley's, which only the undo log refers to.
+    #expect(restored.stdout.contains("\"photoFiles\" : 2"), "\(restored.stdout)")
+    #expect(!restored.stdout.contains(database.password))
+    #expect(try exported(bowtie, store: database.uri, as: "server") == original)
+    for command in [["history", "--json"], ["list", "--json"], ["doctor"]] {
+      let onFile = try run(bowtie, command, store: bowtie.store)
+      let onServer = try run(bowtie, command, store: database.uri)
+      #expect(onServer.status == 0, "\(command): \(onServer.stderr)")
+      if command != ["doctor"] { #expect(onServer.stdout == onFile.stdout, "\(command)") }
+    }
+
+    let back = bowtie.folder.appendingPathComponent("back.sqlite").path
+    let backup = try run(bowtie, ["backup", back], store: database.uri)
+    #expect(backup.status == 0, "\(backup.stderr)")
+    #expect(backup.stdout == "backed up 8 ties and 2 photo files to \(back)\n")
+    #expect(try exported(bowtie, store: back, as: "back") == original)
+    #expect(try run(bowtie, ["doctor"], store: back).status == 0)
+    let events = "SELECT count(*), max(id) FROM wearEvent"
+    #expect(try bowtie.run("/usr/bin/sqlite3", [back, events]).stdout == bowtie.sqlite(events))
+
+    // The undo log came along: each store takes back the same changes, Paisley's photo too.
+    for _ in 0..<3 {
+      let onFile = try run(bowtie, ["undo"], store: bowtie.store)
+      for store in [database.uri, back] {
+        let result = try run(bowtie, ["undo"], store: store)
+        #expect(result == onFile, "\(store)")
+      }
+    }
+    let undone = try exported(bowtie, store: bowtie.store, as: "undone")
+    #expect(undone != original)
+    #expect(try exported(bowtie, store: database.uri, as: "server-undone") == undone)
+    #expect(try exported(bowtie, store: back, as: "back-undone") == undone)
+    // New ids follow the copied ones.
+    for store in [bowtie.store, database.uri] {
+      #expect(try run(bowtie, ["wear", "R"], store: store).status == 0)
+    }
+    let lastWear = [
+      try run(bowtie, ["history", "R", "--json"], store: bowtie.store).stdout,
+      try run(bowtie, ["history", "R", "--json"], store: database.uri).stdout,
+    ].map { $0.components(separatedBy: "\"id\"").count }
+    #expect(lastWear[0] == lastWear[1])
+  }
+
+  @Test("a restore replaces what a PostgreSQL store held, photos the inventory no longer needs go")
+  func replaces() throws {
+    let database = try server.makeDatabase()
+    let bowtie = Bowtie()
+    defer { bowtie.remove() }
+    let other = bowtie.folder.appendingPathComponent("other.png")
+    try testPNG(bytes: 180_000, seed: 99).write(to: other)
+    #expect(
+      try run(bowtie, ["add", "--name", "Gone", "--photo", other.path], store: database.uri)
+        .status == 0)
+    try filledStore(bowtie)
+    let restored = try run(bowtie, ["restore", bowtie.store, "--yes"], store: database.uri)
+    #expect(restored.status == 0, "\(restored.stderr)")
+    #expect(
+      try run(bowtie, ["list", "--json"], store: database.uri).stdout
+        == run(bowtie, ["list", "--json"], store: bowtie.store).stdout)
+    let photos = try server.psql(
+      "SELECT count(*) FROM photo", user: database.role, password: database.password,
+      database: database.role)
+    #expect(photos.trimmingCharacters(in: .whitespacesAndNewlines) == "2")
+    #expect(try run(bowtie, ["doctor"], store: database.uri).status == 0)
+  }
+
+  @Test("a hostile backup is refused before the PostgreSQL store changes (65)")
+  func hostileBackup() throws {
+    let database = try server.makeDatabase()
+    let bowtie = Bowtie()
+    defer { bowtie.remove() }
+    #expect(try run(bowtie, ["wear", "R"], store: database.uri).status == 0)
+    let before = try run(bowtie, ["list", "--json"], store: database.uri).stdout
+    try filledStore(bowtie)
+    try bowtie.sqlite("UPDATE bowTie SET photoFile = '../../victim' WHERE name = 'Kept'")
+    let refused = try run(bowtie, ["restore", bowtie.store, "--yes"], store: database.uri)
+    #expect(refused.status == 65, "\(refused.stderr)")
+    #expect(refused.stderr.contains("../../victim"))
+    #expect(try run(bowtie, ["list", "--json"], store: database.uri).stdout == before)
+  }
+
+  @Test("a backup from an older bowties goes into PostgreSQL, migrated in a copy, itself unchanged")
+  func olderBackup() throws {
+    let database = try server.makeDatabase()
+    let bowtie = Bowtie()
+    defer { bowtie.remove() }
+    try filledStore(bowtie)
+    // What bowties wrote before undo entries said who made them.
+    try bowtie.sqlite(
+      """
+      ALTER TABLE undoEntry DROP COLUMN madeBy;
+      DELETE FROM grdb_migrations WHERE identifier = 'v6: undo by user';
+      """)
+    let bytes = try Data(contentsOf: URL(fileURLWithPath: bowtie.store))
+    let restored = try run(bowtie, ["restore", bowtie.store, "--yes"], store: database.uri)
+    #expect(restored.status == 0, "\(restored.stderr)")
+    #expect(try Data(contentsOf: URL(fileURLWithPath: bowtie.store)) == bytes)
+    let entries = try server.psql(
+      "SELECT count(*) FROM undoEntry WHERE madeBy = ''", user: database.role,
+      password: database.password, database: database.role)
+    let logged = try bowtie.sqlite("SELECT count(*) FROM undoEntry")
+    #expect(Int(logged.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0 > 0)
+    #expect(entries == logged)
+    // An undo entry from before is anyone's to take back.
+    #expect(try run(bowtie, ["undo"], store: database.uri).status == 0)
+  }
+}

@@ -1,0 +1,116 @@
+import Foundation
+import PostgresTestSupport
+import Testing
+
+/// Reaching a PostgreSQL store as a user sets it up: passwords from the URI, the
+/// environment or `~/.pgpass`, and every refusal one line with exit 74 and no secret.
+@Suite(
+  "Reaching a PostgreSQL store",
+  .enabled(
+    if: PostgresTestServer.shared != nil, Comment(rawValue: PostgresTestServer.unavailableReason)))
+struct ServerAccessTests {
+  let server = PostgresTestServer.shared!
+
+  private func run(
+    _ bowtie: Bowtie, _ arguments: [String], store: String, environment: [String: String] = [:]
+  ) throws -> Bowtie.Result {
+    try bowtie.run(Bowtie.binary.path, arguments + ["--store", store], environment: environment)
+  }
+
+  /// One line on stderr, exit 74, the reason named, the password nowhere.
+  private func expectRefused(
+    _ result: Bowtie.Result, mentioning reason: String, secret: String,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) {
+    #expect(result.status == 74, "\(result)", sourceLocation: sourceLocation)
+    #expect(result.stdout.isEmpty, sourceLocation: sourceLocation)
+    #expect(
+      result.stderr.split(separator: "\n").count == 1, "\(result)", sourceLocation: sourceLocation)
+    #expect(result.stderr.contains(reason), "\(result.stderr)", sourceLocation: sourceLocation)
+    #expect(!result.stderr.contains(secret), sourceLocation: sourceLocation)
+  }
+
+  @Test("a wrong password, a missing database, a role without rights: 74, the reason, no secret")
+  func refusals() throws {
+    let database = try server.makeDatabase()
+    let bowtie = Bowtie()
+    defer { bowtie.remove() }
+    let wrong = database.uri.replacingOccurrences(of: database.password, with: "not-it-at-all")
+    expectRefused(
+      try run(bowtie, ["list"], store: wrong), mentioning: "password authentication failed",
+      secret: "not-it-at-all")
+    let missing = database.uri.replacingOccurrences(of: "/\(database.role)?", with: "/nowhere?")
+    expectRefused(
+      try run(bowtie, ["list", "--json"], store: missing), mentioning: "does not exist",
+      secret: database.password)
+
+    // A role that may log in to the database but owns nothing in it cannot create the
+    // store there.
+    let stranger = "s" + database.role.dropFirst()
+    try server.superuser("CREATE ROLE \(stranger) LOGIN PASSWORD 'stranger-secret'")
+    let strangerURI = database.uri.replacingOccurrences(
+      of: "\(database.role):\(database.password)@", with: "\(stranger):stranger-secret@")
+    expectRefused(
+      try run(bowtie, ["list"], store: strangerURI),
+      mentioning: "the role \(stranger) lacks the rights", secret: "stranger-secret")
+
+    // Once the owner made the store, a role granted only reading can report, not write.
+    #expect(try run(bowtie, ["wear", "R"], store: database.uri).status == 0)
+    try server.psql(
+      "GRANT USAGE ON SCHEMA public TO \(stranger); "
+        + "GRANT SELECT ON ALL TABLES IN SCHEMA public TO \(stranger)",
+      user: database.role, password: database.password, database: database.role)
+    let before = try run(bowtie, ["list", "--json"], store: database.uri).stdout
+    let report = try run(bowtie, ["report", "--format", "json"], store: strangerURI)
+    #expect(report.status == 0, "\(report.stderr)")
+    expectRefused(
+      try run(bowtie, ["wear", "R"], store: strangerURI), mentioning: "permission denied",
+      secret: "stranger-secret")
+    #expect(try run(bowtie, ["list", "--json"], store: database.uri).stdout == before)
+  }
+
+  @Test(
+    "the password from PGPASSWORD or ~/.pgpass; a .pgpass others can read is ignored, said once")
+  func passwordSources() throws {
+    let database = try server.makeDatabase()
+    let bowtie = Bowtie()
+    defer { bowtie.remove() }
+    let bare = database.uri.replacingOccurrences(of: ":\(database.password)@", with: "@")
+    #expect(bare != database.uri)
+    let fromEnvironment = try run(
+      bowtie, ["list"], store: bare, environment: ["PGPASSWORD": database.password])
+    #expect(fromEnvironment.status == 0, "\(fromEnvironment.stderr)")
+
+    // `Bowtie` runs with HOME set to its folder.
+    let pgpass = bowtie.folder.appendingPathComponent(".pgpass")
+    try Data(
+      "127.0.0.1:\(server.port):\(database.role):\(database.role):\(database.password)\n".utf8
+    )
+    .write(to: pgpass)
+    try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: pgpass.path)
+    let fromFile = try run(bowtie, ["show", "R"], store: bare)
+    #expect(fromFile.status == 0, "\(fromFile.stderr)")
+    #expect(fromFile.stderr.isEmpty)
+
+    try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: pgpass.path)
+    let loose = try run(bowtie, ["show", "R"], store: bare)
+    #expect(loose.status == 74, "\(loose)")
+    let lines = loose.stderr.split(separator: "\n")
+    #expect(lines.count == 2, "\(loose.stderr)")
+    #expect(lines.first?.contains(".pgpass") == true, "\(loose.stderr)")
+    #expect(!loose.stderr.contains(database.password))
+  }
+
+  @Test("the server by host name as well as by address (the static binary resolves names too)")
+  func hostName() throws {
+    let database = try server.makeDatabase()
+    let bowtie = Bowtie()
+    defer { bowtie.remove() }
+    let named = database.uri.replacingOccurrences(of: "@127.0.0.1:", with: "@localhost:")
+    #expect(named != database.uri)
+    let result = try run(bowtie, ["wear", "R"], store: named)
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stderr.contains("@localhost:"), "\(result.stderr)")
+    #expect(try run(bowtie, ["show", "R", "--json"], store: database.uri).stdout.contains("11"))
+  }
+}
