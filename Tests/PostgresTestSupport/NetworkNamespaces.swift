@@ -94,9 +94,22 @@ public final class NetworkNamespaces: Sendable {
     try Self.run(Self.ip, ["-n", server.namespace, "link", "set", client.port, "down"])
   }
 
-  /// Plugs the client's cable back in.
-  public func mend(_ client: Host) throws {
+  /// Plugs the client's cable back in, and waits (up to 10 s) until the client reaches
+  /// `port` on the server again: the kernel reports a link's carrier with a delay of up to
+  /// a second, and the neighbour entries the cut left failed are learnt again, so a
+  /// connection right after the plug goes in may find the link not passing yet.
+  public func mend(_ client: Host, reaching port: Int) throws {
     try Self.run(Self.ip, ["-n", server.namespace, "link", "set", client.port, "up"])
+    let probe =
+      client.commandPrefix + [
+        "/usr/bin/timeout", "1", "/bin/bash", "-c", "exec 3<>/dev/tcp/\(server.address)/\(port)",
+      ]
+    for _ in 0..<10 {
+      if (try? Self.run(probe[0], Array(probe.dropFirst()))) != nil { return }
+      usleep(200_000)
+    }
+    throw PostgresTestServer.Failure(
+      "\(client.namespace) does not reach \(server.address) port \(port) after the cut")
   }
 
   /// Removes the namespaces, and with them their links. Safe to call more than once, and

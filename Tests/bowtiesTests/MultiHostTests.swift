@@ -190,7 +190,7 @@ struct MultiHostTests {
     }
     let cutAt = ContinuousClock.now
     try network.cut(cutHost)
-    defer { try? network.mend(cutHost) }
+    defer { try? network.mend(cutHost, reaching: server.port) }
 
     // The other host goes on while the first is cut off.
     let other = client(1, ["wear", "B"], store)
@@ -223,7 +223,7 @@ struct MultiHostTests {
     #expect(try events("R", store) == redEvents + 1)
 
     // Once its link is back, the cut host works again.
-    try network.mend(cutHost)
+    try network.mend(cutHost, reaching: server.port)
     let again = client(0, ["wear", "R"], store)
     #expect(again.status == 0, "\(again)")
     #expect(client(0, ["doctor"], store).status == 0)
