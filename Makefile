@@ -39,7 +39,7 @@ stage:
 		cp "$$binary" $(STAGE)/bowties
 	strip $(STAGE)/bowties
 	swift build --product generate-manual >/dev/null
-	"$$(swift build --show-bin-path)/generate-manual-tool" $(STAGE)/bowties \
+	"$$(swift build --show-bin-path)/generate-manual" $(STAGE)/bowties \
 		--date "$$(date -u -d @$$(git log -1 --format=%ct 2>/dev/null || date +%s) +%F)" \
 		--output-directory $(STAGE)
 	$(STAGE)/bowties --generate-completion-script bash > $(STAGE)/bowties.bash
