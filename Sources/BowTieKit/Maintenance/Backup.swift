@@ -126,16 +126,7 @@ extension BowTieStore {
     }
     defer { try? copy.close() }
     try copy.migrate(lockFile: nil)
-    let engine = self.engine
-    let copied = try engine.read { source in
-      try copy.write(rollingBack: false) { target, photos in
-        try StoreTransfer.replace(
-          target, photos: photos,
-          with: StoreTransfer.Source(connection: source) { name, size, tie throws(BowTieError) in
-            try engine.readPhoto(name, expectedSize: size, tie: tie)
-          })
-      }
-    }
+    let copied = try StoreTransfer.replace(contentsOf: copy, with: engine)
     // Closed first: the last connection folds the write-ahead log into the file.
     try copy.close()
     guard rename(temporary.path, destination.path) == 0 else {
@@ -155,32 +146,16 @@ extension BowTieStore {
     defer { backup.close() }
     var copied: StoreTransfer.Copied?
     let (store, created) = try open(address) { store in
-      copied = try store.replaceContents(with: backup)
+      copied = try StoreTransfer.replace(contentsOf: store.engine, with: backup.engine)
     }
     defer { try? store.closeDatabase() }
     if !created {
-      copied = try store.replaceContents(with: backup)
+      copied = try StoreTransfer.replace(contentsOf: store.engine, with: backup.engine)
       // The photos of the replaced inventory.
       try store.engine.removeUnreferencedPhotos()
     }
     return BackupSummary(
       path: store.path, ties: copied?.ties ?? 0, photoFiles: copied?.photos ?? 0)
-  }
-
-  private func replaceContents(with backup: CheckedBackup) throws(BowTieError)
-    -> StoreTransfer.Copied
-  {
-    let source = backup.engine
-    return try source.read { connection in
-      try engine.write(rollingBack: false) { target, photos in
-        try StoreTransfer.replace(
-          target, photos: photos,
-          with: StoreTransfer.Source(connection: connection) {
-            name, size, tie throws(BowTieError) in
-            try source.readPhoto(name, expectedSize: size, tie: tie)
-          })
-      }
-    }
   }
 
   /// Replaces the store at `url` with the backup at `source`, photos included.
@@ -225,7 +200,6 @@ extension BowTieStore {
       throw SQLiteEngine.storeError(error, path: url.path)
     }
   }
-
 }
 
 /// A backup about to be restored, checked, and open for reading in this bowties' schema.

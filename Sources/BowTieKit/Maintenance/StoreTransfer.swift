@@ -10,13 +10,6 @@ import Foundation
 /// store. Ids are kept, the wears' and the undo log's too, so that `undo` and `history`
 /// go on where they were.
 enum StoreTransfer {
-  /// What is copied from: a connection in one consistent read, and how the photos kept
-  /// outside rows are read.
-  struct Source {
-    let connection: any SQLConnection
-    let photo: (_ name: String, _ size: Int?, _ tie: String) throws(BowTieError) -> Data
-  }
-
   /// What a transfer copied.
   struct Copied {
     var ties = 0
@@ -25,13 +18,24 @@ enum StoreTransfer {
 
   static let tables = ["bowTie", "wearEvent", "undoEntry"]
 
-  /// Replaces everything `target` holds with what `source` holds, inside the caller's
-  /// write transaction on `target`, whose photo writer keeps the photos.
+  /// Replaces everything `target` holds with what `source` holds: one consistent read of
+  /// `source`, copied in one write transaction on `target`.
   ///
   /// The target's photos that nothing refers to afterwards are left for the engine's
   /// clean-up, after the commit.
-  static func replace(
-    _ target: any SQLConnection, photos: any PhotoWriter, with source: Source
+  static func replace(contentsOf target: any StoreEngine, with source: any StoreEngine)
+    throws(BowTieError) -> Copied
+  {
+    try source.read { from in
+      try target.write(rollingBack: false) { into, photos in
+        try replace(into, photos: photos, with: from, readingPhotosFrom: source)
+      }
+    }
+  }
+
+  private static func replace(
+    _ target: any SQLConnection, photos: any PhotoWriter, with source: any SQLConnection,
+    readingPhotosFrom engine: any StoreEngine
   ) throws -> Copied {
     if let lock = target.dialect.lockForReplacing(tables) { try target.execute(lock) }
     for table in tables.reversed() { try target.execute("DELETE FROM \(table)") }
@@ -41,7 +45,7 @@ enum StoreTransfer {
     // A photo referred to by several ties, or by a tie and an undo entry, is read once.
     func keep(_ value: SQLValue, size: SQLValue, tie: String) throws {
       guard case .text(let name) = value, !kept.contains(name) else { return }
-      let data = try source.photo(name, Int.decode(size), tie)
+      let data = try engine.readPhoto(name, expectedSize: Int.decode(size), tie: tie)
       guard try photos.store(data) == name else {
         throw BowTieError.storeUnreadable(
           path: "", reason: "the photo \(name) is not named by its content")
@@ -50,7 +54,7 @@ enum StoreTransfer {
     }
 
     let columns = BowTie.storedColumns
-    try source.connection.forEachRow(
+    try source.forEachRow(
       "SELECT \(columns.joined(separator: ", ")) FROM bowTie ORDER BY id", []
     ) { row in
       try keep(row["photoFile"], size: row["photoSize"], tie: (try? row.decode("name")) ?? "")
@@ -67,7 +71,7 @@ enum StoreTransfer {
       """)
 
     let undoColumns = ["id", "madeAt", "madeBy", "tieId", "change", "photoFile"]
-    try source.connection.forEachRow(
+    try source.forEachRow(
       "SELECT \(undoColumns.joined(separator: ", ")) FROM undoEntry ORDER BY id", []
     ) { row in
       try keep(row["photoFile"], size: .null, tie: "")
@@ -83,10 +87,11 @@ enum StoreTransfer {
   }
 
   private static func copyRows(
-    of table: String, columns: [String], from source: Source, to target: any SQLConnection
+    of table: String, columns: [String], from source: any SQLConnection,
+    to target: any SQLConnection
   ) throws {
     let sql = insert(into: table, columns)
-    try source.connection.forEachRow(
+    try source.forEachRow(
       "SELECT \(columns.joined(separator: ", ")) FROM \(table) ORDER BY id", []
     ) { row in
       try target.executeMany(sql, columns.map { row[$0] })
