@@ -41,6 +41,14 @@ struct Bowtie: Sendable {
       environment: environment)
   }
 
+  /// Runs `bowties ARGS --store STORE` for another store than the test's file: a
+  /// PostgreSQL URI, a backup.
+  func callAsFunction(
+    _ arguments: [String], store: String, environment: [String: String] = [:]
+  ) throws -> Result {
+    try run(Bowtie.binary.path, arguments + ["--store", store], environment: environment)
+  }
+
   /// Runs any program in the test's folder and collects its output.
   func run(
     _ program: String, _ arguments: [String], stdin: Data? = nil,

@@ -30,8 +30,7 @@ struct EngineMoveTests {
       ["remove", "P", "--yes"], ["remove", "G", "--yes"], ["wear", "J"],
     ]
     for step in steps {
-      let result = try bowtie.run(
-        Bowtie.binary.path, step + ["--store", bowtie.store], environment: user)
+      let result = try bowtie(step, store: bowtie.store, environment: user)
       try #require(result.status == 0, "\(step): \(result.stderr)")
     }
   }
@@ -39,8 +38,7 @@ struct EngineMoveTests {
   /// `export` into a folder, photos as files, and every file's bytes by path.
   private func exported(_ bowtie: Bowtie, store: String, as name: String) throws -> [String: Data] {
     let folder = bowtie.folder.appendingPathComponent(name, isDirectory: true)
-    let result = try bowtie.run(
-      Bowtie.binary.path, ["export", "--output", folder.path + "/", "--store", store])
+    let result = try bowtie(["export", "--output", folder.path + "/"], store: store)
     try #require(result.status == 0, "export \(name): \(result.stderr)")
     var files: [String: Data] = [:]
     let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)
@@ -49,10 +47,6 @@ struct EngineMoveTests {
       files[String(file.path.dropFirst(folder.path.count))] = data
     }
     return files
-  }
-
-  private func run(_ bowtie: Bowtie, _ arguments: [String], store: String) throws -> Bowtie.Result {
-    try bowtie.run(Bowtie.binary.path, arguments + ["--store", store], environment: user)
   }
 
   @Test(
@@ -66,8 +60,8 @@ struct EngineMoveTests {
     #expect(original.keys.contains { $0.hasSuffix(".jpg") || $0.hasSuffix(".jpeg") })
 
     // Into a database with no store yet: the restore creates it, holding the backup alone.
-    let restored = try run(
-      bowtie, ["restore", bowtie.store, "--yes", "--json"], store: database.uri)
+    let restored = try bowtie(
+      ["restore", bowtie.store, "--yes", "--json"], store: database.uri, environment: user)
     #expect(restored.status == 0, "\(restored.stderr)")
     #expect(restored.stdout.contains("\"ties\" : 8"), "\(restored.stdout)")
     // Kept, and the removed Paisley's, which only the undo log refers to.
@@ -75,26 +69,26 @@ struct EngineMoveTests {
     #expect(!restored.stdout.contains(database.password))
     #expect(try exported(bowtie, store: database.uri, as: "server") == original)
     for command in [["history", "--json"], ["list", "--json"], ["doctor"]] {
-      let onFile = try run(bowtie, command, store: bowtie.store)
-      let onServer = try run(bowtie, command, store: database.uri)
+      let onFile = try bowtie(command, store: bowtie.store, environment: user)
+      let onServer = try bowtie(command, store: database.uri, environment: user)
       #expect(onServer.status == 0, "\(command): \(onServer.stderr)")
       if command != ["doctor"] { #expect(onServer.stdout == onFile.stdout, "\(command)") }
     }
 
     let back = bowtie.folder.appendingPathComponent("back.sqlite").path
-    let backup = try run(bowtie, ["backup", back], store: database.uri)
+    let backup = try bowtie(["backup", back], store: database.uri, environment: user)
     #expect(backup.status == 0, "\(backup.stderr)")
     #expect(backup.stdout == "backed up 8 ties and 2 photo files to \(back)\n")
     #expect(try exported(bowtie, store: back, as: "back") == original)
-    #expect(try run(bowtie, ["doctor"], store: back).status == 0)
+    #expect(try bowtie(["doctor"], store: back, environment: user).status == 0)
     let events = "SELECT count(*), max(id) FROM wearEvent"
     #expect(try bowtie.run("/usr/bin/sqlite3", [back, events]).stdout == bowtie.sqlite(events))
 
     // The undo log came along: each store takes back the same changes, Paisley's photo too.
     for _ in 0..<3 {
-      let onFile = try run(bowtie, ["undo"], store: bowtie.store)
+      let onFile = try bowtie(["undo"], store: bowtie.store, environment: user)
       for store in [database.uri, back] {
-        let result = try run(bowtie, ["undo"], store: store)
+        let result = try bowtie(["undo"], store: store, environment: user)
         #expect(result == onFile, "\(store)")
       }
     }
@@ -104,11 +98,11 @@ struct EngineMoveTests {
     #expect(try exported(bowtie, store: back, as: "back-undone") == undone)
     // New ids follow the copied ones.
     for store in [bowtie.store, database.uri] {
-      #expect(try run(bowtie, ["wear", "R"], store: store).status == 0)
+      #expect(try bowtie(["wear", "R"], store: store, environment: user).status == 0)
     }
     let lastWear = [
-      try run(bowtie, ["history", "R", "--json"], store: bowtie.store).stdout,
-      try run(bowtie, ["history", "R", "--json"], store: database.uri).stdout,
+      try bowtie(["history", "R", "--json"], store: bowtie.store, environment: user).stdout,
+      try bowtie(["history", "R", "--json"], store: database.uri, environment: user).stdout,
     ].map { $0.components(separatedBy: "\"id\"").count }
     #expect(lastWear[0] == lastWear[1])
   }
@@ -121,19 +115,22 @@ struct EngineMoveTests {
     let other = bowtie.folder.appendingPathComponent("other.png")
     try testPNG(bytes: 180_000, seed: 99).write(to: other)
     #expect(
-      try run(bowtie, ["add", "--name", "Gone", "--photo", other.path], store: database.uri)
-        .status == 0)
+      try bowtie(
+        ["add", "--name", "Gone", "--photo", other.path], store: database.uri, environment: user
+      )
+      .status == 0)
     try filledStore(bowtie)
-    let restored = try run(bowtie, ["restore", bowtie.store, "--yes"], store: database.uri)
+    let restored = try bowtie(
+      ["restore", bowtie.store, "--yes"], store: database.uri, environment: user)
     #expect(restored.status == 0, "\(restored.stderr)")
     #expect(
-      try run(bowtie, ["list", "--json"], store: database.uri).stdout
-        == run(bowtie, ["list", "--json"], store: bowtie.store).stdout)
+      try bowtie(["list", "--json"], store: database.uri, environment: user).stdout
+        == bowtie(["list", "--json"], store: bowtie.store, environment: user).stdout)
     let photos = try server.psql(
       "SELECT count(*) FROM photo", user: database.role, password: database.password,
       database: database.role)
     #expect(photos.trimmingCharacters(in: .whitespacesAndNewlines) == "2")
-    #expect(try run(bowtie, ["doctor"], store: database.uri).status == 0)
+    #expect(try bowtie(["doctor"], store: database.uri, environment: user).status == 0)
   }
 
   @Test("a hostile backup is refused before the PostgreSQL store changes (65)")
@@ -141,14 +138,16 @@ struct EngineMoveTests {
     let database = try server.makeDatabase()
     let bowtie = Bowtie()
     defer { bowtie.remove() }
-    #expect(try run(bowtie, ["wear", "R"], store: database.uri).status == 0)
-    let before = try run(bowtie, ["list", "--json"], store: database.uri).stdout
+    #expect(try bowtie(["wear", "R"], store: database.uri, environment: user).status == 0)
+    let before = try bowtie(["list", "--json"], store: database.uri, environment: user).stdout
     try filledStore(bowtie)
     try bowtie.sqlite("UPDATE bowTie SET photoFile = '../../victim' WHERE name = 'Kept'")
-    let refused = try run(bowtie, ["restore", bowtie.store, "--yes"], store: database.uri)
+    let refused = try bowtie(
+      ["restore", bowtie.store, "--yes"], store: database.uri, environment: user)
     #expect(refused.status == 65, "\(refused.stderr)")
     #expect(refused.stderr.contains("../../victim"))
-    #expect(try run(bowtie, ["list", "--json"], store: database.uri).stdout == before)
+    #expect(
+      try bowtie(["list", "--json"], store: database.uri, environment: user).stdout == before)
   }
 
   @Test("a backup from an older bowties goes into PostgreSQL, migrated in a copy, itself unchanged")
@@ -164,7 +163,8 @@ struct EngineMoveTests {
       DELETE FROM grdb_migrations WHERE identifier = 'v6: undo by user';
       """)
     let bytes = try Data(contentsOf: URL(fileURLWithPath: bowtie.store))
-    let restored = try run(bowtie, ["restore", bowtie.store, "--yes"], store: database.uri)
+    let restored = try bowtie(
+      ["restore", bowtie.store, "--yes"], store: database.uri, environment: user)
     #expect(restored.status == 0, "\(restored.stderr)")
     #expect(try Data(contentsOf: URL(fileURLWithPath: bowtie.store)) == bytes)
     let entries = try server.psql(
@@ -174,6 +174,6 @@ struct EngineMoveTests {
     #expect(Int(logged.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0 > 0)
     #expect(entries == logged)
     // An undo entry from before is anyone's to take back.
-    #expect(try run(bowtie, ["undo"], store: database.uri).status == 0)
+    #expect(try bowtie(["undo"], store: database.uri, environment: user).status == 0)
   }
 }

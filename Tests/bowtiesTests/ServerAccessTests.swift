@@ -11,12 +11,6 @@ import Testing
 struct ServerAccessTests {
   let server = PostgresTestServer.shared!
 
-  private func run(
-    _ bowtie: Bowtie, _ arguments: [String], store: String, environment: [String: String] = [:]
-  ) throws -> Bowtie.Result {
-    try bowtie.run(Bowtie.binary.path, arguments + ["--store", store], environment: environment)
-  }
-
   /// One line on stderr, exit 74, the reason named, the password nowhere.
   private func expectRefused(
     _ result: Bowtie.Result, mentioning reason: String, secret: String,
@@ -37,11 +31,11 @@ struct ServerAccessTests {
     defer { bowtie.remove() }
     let wrong = database.uri.replacingOccurrences(of: database.password, with: "not-it-at-all")
     expectRefused(
-      try run(bowtie, ["list"], store: wrong), mentioning: "password authentication failed",
+      try bowtie(["list"], store: wrong), mentioning: "password authentication failed",
       secret: "not-it-at-all")
     let missing = database.uri.replacingOccurrences(of: "/\(database.role)?", with: "/nowhere?")
     expectRefused(
-      try run(bowtie, ["list", "--json"], store: missing), mentioning: "does not exist",
+      try bowtie(["list", "--json"], store: missing), mentioning: "does not exist",
       secret: database.password)
 
     // A role that may log in to the database but owns nothing in it cannot create the
@@ -51,22 +45,22 @@ struct ServerAccessTests {
     let strangerURI = database.uri.replacingOccurrences(
       of: "\(database.role):\(database.password)@", with: "\(stranger):stranger-secret@")
     expectRefused(
-      try run(bowtie, ["list"], store: strangerURI),
+      try bowtie(["list"], store: strangerURI),
       mentioning: "the role \(stranger) lacks the rights", secret: "stranger-secret")
 
     // Once the owner made the store, a role granted only reading can report, not write.
-    #expect(try run(bowtie, ["wear", "R"], store: database.uri).status == 0)
+    #expect(try bowtie(["wear", "R"], store: database.uri).status == 0)
     try server.psql(
       "GRANT USAGE ON SCHEMA public TO \(stranger); "
         + "GRANT SELECT ON ALL TABLES IN SCHEMA public TO \(stranger)",
       user: database.role, password: database.password, database: database.role)
-    let before = try run(bowtie, ["list", "--json"], store: database.uri).stdout
-    let report = try run(bowtie, ["report", "--format", "json"], store: strangerURI)
+    let before = try bowtie(["list", "--json"], store: database.uri).stdout
+    let report = try bowtie(["report", "--format", "json"], store: strangerURI)
     #expect(report.status == 0, "\(report.stderr)")
     expectRefused(
-      try run(bowtie, ["wear", "R"], store: strangerURI), mentioning: "permission denied",
+      try bowtie(["wear", "R"], store: strangerURI), mentioning: "permission denied",
       secret: "stranger-secret")
-    #expect(try run(bowtie, ["list", "--json"], store: database.uri).stdout == before)
+    #expect(try bowtie(["list", "--json"], store: database.uri).stdout == before)
   }
 
   @Test(
@@ -77,8 +71,8 @@ struct ServerAccessTests {
     defer { bowtie.remove() }
     let bare = database.uri.replacingOccurrences(of: ":\(database.password)@", with: "@")
     #expect(bare != database.uri)
-    let fromEnvironment = try run(
-      bowtie, ["list"], store: bare, environment: ["PGPASSWORD": database.password])
+    let fromEnvironment = try bowtie(
+      ["list"], store: bare, environment: ["PGPASSWORD": database.password])
     #expect(fromEnvironment.status == 0, "\(fromEnvironment.stderr)")
 
     // `Bowtie` runs with HOME set to its folder.
@@ -88,12 +82,12 @@ struct ServerAccessTests {
     )
     .write(to: pgpass)
     try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: pgpass.path)
-    let fromFile = try run(bowtie, ["show", "R"], store: bare)
+    let fromFile = try bowtie(["show", "R"], store: bare)
     #expect(fromFile.status == 0, "\(fromFile.stderr)")
     #expect(fromFile.stderr.isEmpty)
 
     try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: pgpass.path)
-    let loose = try run(bowtie, ["show", "R"], store: bare)
+    let loose = try bowtie(["show", "R"], store: bare)
     #expect(loose.status == 74, "\(loose)")
     let lines = loose.stderr.split(separator: "\n")
     #expect(lines.count == 2, "\(loose.stderr)")
@@ -108,9 +102,9 @@ struct ServerAccessTests {
     defer { bowtie.remove() }
     let named = database.uri.replacingOccurrences(of: "@127.0.0.1:", with: "@localhost:")
     #expect(named != database.uri)
-    let result = try run(bowtie, ["wear", "R"], store: named)
+    let result = try bowtie(["wear", "R"], store: named)
     #expect(result.status == 0, "\(result.stderr)")
     #expect(result.stderr.contains("@localhost:"), "\(result.stderr)")
-    #expect(try run(bowtie, ["show", "R", "--json"], store: database.uri).stdout.contains("11"))
+    #expect(try bowtie(["show", "R", "--json"], store: database.uri).stdout.contains("11"))
   }
 }

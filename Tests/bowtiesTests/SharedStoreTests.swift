@@ -12,18 +12,12 @@ import Testing
 struct SharedStoreTests {
   let server = PostgresTestServer.shared!
 
-  private func run(
-    _ bowtie: Bowtie, _ arguments: [String], store: String, environment: [String: String] = [:]
-  ) throws -> Bowtie.Result {
-    try bowtie.run(Bowtie.binary.path, arguments + ["--store", store], environment: environment)
-  }
-
   @Test("a tie locked by another client past BOWTIES_BUSY_TIMEOUT: 75, one line, nothing written")
   func busy() throws {
     let database = try server.makeDatabase()
     let bowtie = Bowtie()
     defer { bowtie.remove() }
-    #expect(try run(bowtie, ["list"], store: database.uri).status == 0)
+    #expect(try bowtie(["list"], store: database.uri).status == 0)
     // Another client holds the red tie's row for 4 seconds.
     let holder = Process()
     holder.executableURL = URL(fileURLWithPath: "/usr/bin/psql")
@@ -46,18 +40,18 @@ struct SharedStoreTests {
     }
     try #require(locked)
     let start = Date()
-    let blocked = try run(
-      bowtie, ["wear", "R"], store: database.uri, environment: ["BOWTIES_BUSY_TIMEOUT": "1"])
+    let blocked = try bowtie(
+      ["wear", "R"], store: database.uri, environment: ["BOWTIES_BUSY_TIMEOUT": "1"])
     let waited = Date().timeIntervalSince(start)
     #expect(blocked.status == 75, "\(blocked)")
     #expect(blocked.stderr.split(separator: "\n").count == 1, "\(blocked.stderr)")
     #expect(waited < 3.5, "waited \(waited) s")
     // Another tie is not held up.
-    #expect(try run(bowtie, ["wear", "B"], store: database.uri).status == 0)
+    #expect(try bowtie(["wear", "B"], store: database.uri).status == 0)
     holder.waitUntilExit()
-    let red = try run(bowtie, ["show", "R", "--json"], store: database.uri).stdout
+    let red = try bowtie(["show", "R", "--json"], store: database.uri).stdout
     #expect(red.contains("\"timesWorn\" : 10"), "\(red)")
-    #expect(try run(bowtie, ["wear", "R"], store: database.uri).status == 0)
+    #expect(try bowtie(["wear", "R"], store: database.uri).status == 0)
   }
 
   @Test("remove racing wear on one tie: one wins, the other says no tie matches, doctor healthy")
@@ -69,7 +63,7 @@ struct SharedStoreTests {
     for round in 0..<12 {
       let key = "K\(round)"
       try #require(
-        try run(bowtie, ["add", "--name", "Tie \(round)", "--key", key], store: database.uri)
+        try bowtie(["add", "--name", "Tie \(round)", "--key", key], store: database.uri)
           .status == 0)
       let results = Mutex<[[String]: Bowtie.Result]>([:])
       DispatchQueue.concurrentPerform(iterations: 2) { side in
@@ -77,7 +71,7 @@ struct SharedStoreTests {
         // Starting the wear a little later each round moves the race's winner.
         if side == 1 { usleep(UInt32(round % 6) * 15_000) }
         let result =
-          (try? run(bowtie, command, store: database.uri))
+          (try? bowtie(command, store: database.uri))
           ?? Bowtie.Result(status: -1, stdout: "", stderr: "did not run")
         results.withLock { $0[command] = result }
       }
@@ -93,9 +87,9 @@ struct SharedStoreTests {
     }
     #expect(outcomes.values.reduce(0, +) == 12)
     print("remove racing wear: the wear won \(outcomes[0] ?? 0) of 12 rounds")
-    let doctor = try run(bowtie, ["doctor"], store: database.uri)
+    let doctor = try bowtie(["doctor"], store: database.uri)
     #expect(doctor.status == 0, "\(doctor)")
-    let history = try run(bowtie, ["history", "--json"], store: database.uri).stdout
+    let history = try bowtie(["history", "--json"], store: database.uri).stdout
     #expect(!history.contains("Tie "), "a removed tie's wears went with it")
   }
 
@@ -105,17 +99,17 @@ struct SharedStoreTests {
     let bowtie = Bowtie()
     defer { bowtie.remove() }
     let base = database.uri.replacingOccurrences(of: "?sslmode=disable", with: "")
-    let checked = try run(
-      bowtie, ["wear", "R"],
+    let checked = try bowtie(
+      ["wear", "R"],
       store: base + "?sslmode=verify-full&sslrootcert=\(server.authority.path)")
     #expect(checked.status == 0, "\(checked.stderr)")
-    let wrong = try run(
-      bowtie, ["wear", "R"],
+    let wrong = try bowtie(
+      ["wear", "R"],
       store: base + "?sslmode=verify-full&sslrootcert=\(server.otherAuthority.path)")
     #expect(wrong.status == 74, "\(wrong)")
     #expect(wrong.stderr.split(separator: "\n").count == 1 && wrong.stderr.contains("TLS"))
     #expect(!wrong.stderr.contains(database.password))
-    let red = try run(bowtie, ["show", "R", "--json"], store: database.uri).stdout
+    let red = try bowtie(["show", "R", "--json"], store: database.uri).stdout
     #expect(red.contains("\"timesWorn\" : 11"), "\(red)")
   }
 
@@ -127,16 +121,16 @@ struct SharedStoreTests {
     let large = bowtie.folder.appendingPathComponent("large.png")
     try testPNG(bytes: 200_000, seed: 3).write(to: large)
     #expect(
-      try run(bowtie, ["add", "--name", "Paisley", "--photo", large.path], store: database.uri)
+      try bowtie(["add", "--name", "Paisley", "--photo", large.path], store: database.uri)
         .status == 0)
-    #expect(try run(bowtie, ["doctor"], store: database.uri).status == 0)
+    #expect(try bowtie(["doctor"], store: database.uri).status == 0)
     try server.psql(
       "UPDATE photo SET data = 'not a photo'::bytea", user: database.role,
       password: database.password, database: database.role)
-    let doctor = try run(bowtie, ["doctor"], store: database.uri)
+    let doctor = try bowtie(["doctor"], store: database.uri)
     #expect(doctor.status != 0, "\(doctor)")
     #expect(doctor.stdout.contains("Paisley"), "\(doctor.stdout)")
-    let show = try run(bowtie, ["photo", "Paisley", "--output", "-"], store: database.uri)
+    let show = try bowtie(["photo", "Paisley", "--output", "-"], store: database.uri)
     #expect(show.status != 0 && show.stdout.isEmpty, "\(show.stderr)")
   }
 }
