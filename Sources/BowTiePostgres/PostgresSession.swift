@@ -414,6 +414,13 @@ extension PostgresSession {
     return (state, message)
   }
 
+  /// An operating-system error as the system words it ("connection refused"), rather than
+  /// NIO's description, which wraps it in the name of the call that failed and its errno.
+  private static func describe(_ error: any Error) -> String {
+    guard let error = error as? IOError else { return "\(error)" }
+    return String(cString: strerror(error.errnoCode)).lowercased()
+  }
+
   /// The network's or TLS's reason, in a few words.
   private static func networkReason(_ error: any Error, _ settings: PostgresSettings) -> String {
     let underlying = (error as? PSQLError)?.underlying ?? error
@@ -428,14 +435,17 @@ extension PostgresSession {
     case ChannelError.connectTimeout:
       return "no answer from \(server) within \(settings.connectTimeout) seconds"
     case let error as NIOConnectionError:
-      let reasons =
-        (error.connectionErrors.map { "\($0.error)" }
-          + [error.dnsAAAAError, error.dnsAError]
-          .compactMap { $0.map { "\($0)" } })
+      // A host name can give several addresses, each refused for the same reason: say it once.
+      var reasons: [String] = []
+      for reason in error.connectionErrors.map({ describe($0.error) })
+        + [error.dnsAAAAError, error.dnsAError].compactMap({ $0.map(describe) })
+      where !reasons.contains(reason) {
+        reasons.append(reason)
+      }
       if reasons.isEmpty { return "cannot connect to \(server)" }
       return "cannot connect to \(server): \(reasons.joined(separator: "; "))"
     case let error as IOError:
-      return "\(server): \(String(cString: strerror(error.errnoCode)).lowercased())"
+      return "\(server): \(describe(error))"
     case let error as NIOSSLError:
       return "TLS with \(server) failed: \(error)"
     case let error as NIOSSLExtraError where error == .failedToValidateHostname:

@@ -75,7 +75,7 @@ struct PostgresSessionTests {
     let closed = try PostgresTestServer.freePort()
     expectRefusal(
       "postgresql://u:hunter2@127.0.0.1:\(closed)/d",
-      mentioning: "cannot connect to 127.0.0.1 port \(closed)",
+      mentioning: "cannot connect to 127.0.0.1 port \(closed): connection refused",
       secret: "hunter2")
   }
 
