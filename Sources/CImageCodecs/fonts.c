@@ -3,7 +3,7 @@
 //
 // MuPDF looks fonts up through the functions below. Debian's libmupdf.a defines them all
 // in one object, whose font table refers to every font MuPDF bundles: linked, it would
-// bring 40 MB of Noto and CJK fonts into bowties (BENCHMARKS.md, "PDF: MuPDF or poppler").
+// bring 40 MB of Noto and CJK fonts into bowties (docs/performance.md, "PDF: MuPDF or poppler").
 // MuPDF's own build leaves those out when built with TOFU and TOFU_CJK; Debian's is not.
 // Defined here, these functions keep that object out of the link: the standard fonts stay,
 // every other lookup finds nothing, and text in such a font is not drawn (a tie's photo

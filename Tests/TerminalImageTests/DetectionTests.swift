@@ -3,7 +3,8 @@ import Testing
 
 @testable import TerminalImage
 
-/// Which protocol and colors a given environment gets: the README's rules, one by one.
+/// Which protocol and colors a given environment gets: the rules in docs/usage.md,
+/// "Photos in the terminal", one by one.
 @Suite("Detection")
 struct DetectionTests {
   func detect(

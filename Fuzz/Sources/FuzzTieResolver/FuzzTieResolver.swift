@@ -2,7 +2,7 @@
 // `BowTieStore.tie(matching:)` against a store in memory holding the sample ties and
 // some whose names and keys exercise case, accent, width and script folding and prefixes.
 //
-// The answer must be the one the README's rules give, worked out here without SQL: a
+// The answer must be the one docs/usage.md's rules give, worked out here without SQL: a
 // search key (case and accents do not matter), else an id, else a name, else a unique
 // prefix of a name. No other error may come out, whatever the text.
 import BowTieKit
@@ -64,7 +64,7 @@ enum Outcome: Equatable, CustomStringConvertible {
   }
 }
 
-/// The README's rules, on the canonical forms, compared as Swift strings.
+/// docs/usage.md's rules, on the canonical forms, compared as Swift strings.
 func expectedOutcome(_ query: String) -> Outcome {
   let trimmed = query.trimmingCharacters(in: .whitespaces)
   guard !trimmed.isEmpty else { return .none }

@@ -91,7 +91,7 @@ public enum PhotoIntake {
     let input = file ?? "photo.\(format.rawValue)"
     switch format {
     case .heic, .avif:
-      // No HEIF decoder in Debian links into the static binary (BENCHMARKS.md).
+      // No HEIF decoder in Debian links into the static binary (docs/performance.md, "HEIC").
       return "\(error.description); convert it first: heif-convert \(input) \(stem).jpg"
     default:
       return "\(error.description); convert it first: convert \(input) \(stem).png"

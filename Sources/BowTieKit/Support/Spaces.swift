@@ -4,7 +4,7 @@ extension String {
   /// character tabulation and the zero-width space), without its trip through `NSString`.
   ///
   /// Every command trims its TIE, and that trip cost each process three
-  /// protocol-conformance scans of the whole binary (BENCHMARKS.md, "Start-up").
+  /// protocol-conformance scans of the whole binary (docs/performance.md, "Start-up").
   func trimmingSpaces() -> String { self[...].trimmingSpaces() }
 }
 
