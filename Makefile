@@ -7,7 +7,8 @@
 #   make deb                          a Debian package, build/bowties_VERSION_ARCH.deb
 #   make clean                        remove build/ (not the Swift build folders)
 #
-# BINARY=PATH takes a binary already built by scripts/build-release instead of building.
+# BINARY=PATH takes a bowties already built by scripts/build-release instead of building;
+# bowties-postgresql is taken from beside it.
 # DESTDIR is honoured, as packagers expect. The version is the one `bowties --version`
 # prints (Sources/BowtiesCLI/Version.swift): the package takes it from the binary.
 
@@ -18,12 +19,14 @@ DESTDIR ?=
 MAINTAINER ?= $(shell git log --reverse --format='%an <%ae>' 2>/dev/null | head -n 1)
 
 BINDIR = $(DESTDIR)$(PREFIX)/bin
+# Where bowties finds bowties-postgresql, relative to itself: ../libexec/bowties.
+LIBEXECDIR = $(DESTDIR)$(PREFIX)/libexec/bowties
 MANDIR = $(DESTDIR)$(PREFIX)/share/man/man1
 BASHDIR = $(DESTDIR)$(PREFIX)/share/bash-completion/completions
 ZSHDIR = $(DESTDIR)$(PREFIX)/share/zsh/site-functions
 FISHDIR = $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 
-INSTALLED = $(BINDIR)/bowties $(MANDIR)/bowties.1 $(BASHDIR)/bowties $(ZSHDIR)/_bowties \
+INSTALLED = $(BINDIR)/bowties $(LIBEXECDIR)/bowties-postgresql $(MANDIR)/bowties.1 $(BASHDIR)/bowties $(ZSHDIR)/_bowties \
 	$(FISHDIR)/bowties.fish
 
 STAGE = build/stage
@@ -36,8 +39,8 @@ all: stage
 stage:
 	@mkdir -p $(STAGE)
 	binary="$(BINARY)"; [ -n "$$binary" ] || binary="$$(scripts/build-release --check)"; \
-		cp "$$binary" $(STAGE)/bowties
-	strip $(STAGE)/bowties
+		cp "$$binary" $(STAGE)/bowties && cp "$$(dirname "$$binary")/bowties-postgresql" $(STAGE)/
+	strip $(STAGE)/bowties $(STAGE)/bowties-postgresql
 	swift build --product generate-manual >/dev/null
 	"$$(swift build --show-bin-path)/generate-manual" $(STAGE)/bowties \
 		--date "$$(date -u -d @$$(git log -1 --format=%ct 2>/dev/null || date +%s) +%F)" \
@@ -47,8 +50,9 @@ stage:
 	$(STAGE)/bowties --generate-completion-script fish > $(STAGE)/bowties.fish
 
 install: stage
-	install -d $(BINDIR) $(MANDIR) $(BASHDIR) $(ZSHDIR) $(FISHDIR)
+	install -d $(BINDIR) $(LIBEXECDIR) $(MANDIR) $(BASHDIR) $(ZSHDIR) $(FISHDIR)
 	install -m 755 $(STAGE)/bowties $(BINDIR)/bowties
+	install -m 755 $(STAGE)/bowties-postgresql $(LIBEXECDIR)/bowties-postgresql
 	install -m 644 $(STAGE)/bowties.1 $(MANDIR)/bowties.1
 	install -m 644 $(STAGE)/bowties.bash $(BASHDIR)/bowties
 	install -m 644 $(STAGE)/_bowties $(ZSHDIR)/_bowties
@@ -56,6 +60,7 @@ install: stage
 
 uninstall:
 	rm -f $(INSTALLED)
+	-rmdir $(LIBEXECDIR) 2>/dev/null
 
 # The package holds what `make install PREFIX=/usr` installs. It depends on libc6 alone,
 # and only for name resolution: glibc's static build still loads its NSS modules to

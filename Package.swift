@@ -5,6 +5,7 @@ let package = Package(
   name: "bowties",
   products: [
     .executable(name: "bowties", targets: ["bowties"]),
+    .executable(name: "bowties-postgresql", targets: ["bowties-postgresql"]),
     .library(name: "BowTieKit", targets: ["BowTieKit"]),
     .library(name: "BowtiesCLI", targets: ["BowtiesCLI"]),
     .library(name: "TerminalImage", targets: ["TerminalImage"]),
@@ -81,7 +82,8 @@ let package = Package(
       ]
     ),
     // The program: BowtiesCLI's root command.
-    .executableTarget(name: "bowties", dependencies: ["BowtiesCLI", "BowTiePostgres"]),
+    .executableTarget(name: "bowties", dependencies: ["BowtiesCLI"]),
+    .executableTarget(name: "bowties-postgresql", dependencies: ["BowtiesCLI", "BowTiePostgres"]),
     // Build-time tool that turns SampleData.plist and images/ into Swift source,
     // so a lone copy of the binary can still seed the sample ties.
     .executableTarget(name: "EmbedResources", path: "Sources/EmbedResources"),
@@ -100,7 +102,7 @@ let package = Package(
     .testTarget(
       name: "bowtiesTests",
       dependencies: [
-        "bowties", "BowtiesCLI", "BowTieKit", "TerminalImage", "ImageCodecs",
+        "bowties", "bowties-postgresql", "BowtiesCLI", "BowTieKit", "TerminalImage", "ImageCodecs",
         "PostgresTestSupport",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],

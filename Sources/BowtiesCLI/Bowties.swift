@@ -37,9 +37,12 @@ public struct Bowties: ParsableCommand {
   public static func main() {
     // As the app does in its delegate: the transformer is registered before any store opens.
     ColorAttributeTransformer.register()
+    let arguments = Array(CommandLine.arguments.dropFirst())
+    PostgreSQLProgram.handOverIfNeeded(arguments)
+    PostgreSQLProgram.registerMissing()
     do {
       try checkArgumentsAreUTF8()
-      var command = try FastPath.command(Array(CommandLine.arguments.dropFirst())) ?? parseAsRoot()
+      var command = try FastPath.command(arguments) ?? parseAsRoot()
       try command.run()
       try StoreOptions.closeOpenedStores()
     } catch {

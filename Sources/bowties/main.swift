@@ -1,7 +1,6 @@
-import BowTiePostgres
 import BowtiesCLI
 
-// The command line lives in the BowtiesCLI library, where the tests and the fuzzer reach it;
-// the program adds the PostgreSQL engine, which they do without.
-PostgresEngine.register()
+// The command line lives in the BowtiesCLI library, where the tests and the fuzzer reach it.
+// This program links no PostgreSQL engine: a command on a PostgreSQL store is handed over to
+// bowties-postgresql (PostgreSQLProgram).
 Bowties.main()

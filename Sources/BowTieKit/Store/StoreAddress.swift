@@ -17,8 +17,8 @@ public enum StoreAddress: Sendable, Equatable {
 }
 
 /// How a store on a server is opened: registered by the program that links the engine
-/// (the `bowties` executable links BowTiePostgres), so that what needs no server (the
-/// library's tests, the fuzzers) does not build a network stack.
+/// (`bowties-postgresql` links BowTiePostgres), so that what needs no server (`bowties`
+/// itself, the library's tests, the fuzzers) carries no network stack.
 public enum ServerStores {
   /// Opens the store at a connection URI, creating its schema and filling it with
   /// `populate` in one transaction when the database has none; says whether it did.
@@ -32,11 +32,14 @@ public enum ServerStores {
     self.opener.withLock { $0 = opener }
   }
 
+  /// Whether this program can open a store on a server.
+  public static var isRegistered: Bool { opener.withLock { $0 != nil } }
+
   static func open(_ uri: String, ifMissing populate: (BowTieStore) throws -> Void)
     throws(BowTieError) -> (store: BowTieStore, created: Bool)
   {
     guard let opener = opener.withLock({ $0 }) else {
-      throw .usage("this build of bowties cannot open a PostgreSQL store; use the bowties program")
+      throw .usage("this program cannot open a PostgreSQL store: it registers no engine for one")
     }
     return try opener(uri, populate)
   }

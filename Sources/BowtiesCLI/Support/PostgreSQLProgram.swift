@@ -1,0 +1,89 @@
+import BowTieKit
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// `bowties-postgresql`, the program that reaches PostgreSQL stores: the same commands
+/// with the PostgreSQL engine linked in. `bowties` hands a command line over to it when the
+/// store is a connection URI, the way git leaves HTTP to `git-remote-https`.
+///
+/// `bowties` itself links no network or TLS code: PostgresNIO, NIO and BoringSSL would add
+/// 29,621 relocations and 1,930 protocol conformances to every start of the static binary,
+/// and make a SQLite `show` slower for everyone (docs/performance.md, "PostgreSQL in a
+/// program of its own").
+enum PostgreSQLProgram {
+  static let name = "bowties-postgresql"
+
+  /// Replaces this process with `bowties-postgresql`, given the same arguments, when the
+  /// command line's store is a PostgreSQL URI and this program cannot open one. Returns
+  /// when there is nothing to hand over, or no such program to hand it to: opening the
+  /// store then says so.
+  ///
+  /// Runs before the line is parsed, so nothing has been read or printed yet. It looks for
+  /// the URI as `--store` does (`--store URI`, `--store=URI`, else `BOWTIES_STORE`); an
+  /// argument that only looks like one hands over a line that the other program parses
+  /// and runs exactly as this one would.
+  static func handOverIfNeeded(_ arguments: [String]) {
+    guard !ServerStores.isRegistered, namesServerStore(arguments),
+      let program = installed()
+    else { return }
+    let argv = [program] + arguments
+    var cArguments = argv.map { strdup($0) }
+    cArguments.append(nil)
+    execv(program, cArguments)
+    // execv returns only on failure; the store's opening reports the program missing.
+    for argument in cArguments { free(argument) }
+  }
+
+  /// Whether the line's store is a PostgreSQL URI.
+  static func namesServerStore(_ arguments: [String]) -> Bool {
+    var named = false
+    var index = arguments.startIndex
+    while index < arguments.endIndex {
+      let argument = arguments[index]
+      if argument == "--" { break }
+      if argument == "--store", index + 1 < arguments.endIndex {
+        if StoreAddress.isServerURI(arguments[index + 1]) { return true }
+        named = true
+        index += 1
+      } else if argument.hasPrefix("--store=") {
+        if StoreAddress.isServerURI(String(argument.dropFirst("--store=".count))) { return true }
+        named = true
+      }
+      index += 1
+    }
+    return !named && ProcessEnvironment.value("BOWTIES_STORE").map(StoreAddress.isServerURI) == true
+  }
+
+  /// Where `bowties-postgresql` is installed: beside this program, as in a build folder,
+  /// or in `../libexec/bowties/`, where `make install` puts it.
+  static func installed() -> String? {
+    candidates().first { access($0, X_OK) == 0 }
+  }
+
+  /// The places ``installed()`` looks, in order.
+  static func candidates() -> [String] {
+    guard let program = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+    else { return [] }
+    let folder = (program as NSString).deletingLastPathComponent
+    return [
+      "\(folder)/\(name)",
+      ((folder as NSString).deletingLastPathComponent as NSString)
+        .appendingPathComponent("libexec/bowties/\(name)"),
+    ]
+  }
+
+  /// What opening a PostgreSQL store does in a `bowties` without `bowties-postgresql`.
+  static func registerMissing() {
+    guard !ServerStores.isRegistered else { return }
+    ServerStores.register { _, _ throws(BowTieError) in
+      let looked = candidates().joined(separator: " or ")
+      throw .storeUnreadable(
+        path: "on the PostgreSQL server",
+        reason: "bowties reaches PostgreSQL stores through \(name), which is not installed "
+          + "(looked for \(looked.isEmpty ? name : looked))")
+    }
+  }
+}

@@ -1,0 +1,82 @@
+import Foundation
+import Testing
+
+/// `bowties` links no PostgreSQL engine: a command on a PostgreSQL store goes to
+/// `bowties-postgresql`, beside it or in `../libexec/bowties`. Alone, `bowties` still runs
+/// every command on a SQLite store, and says what a server's store needs.
+@Suite("bowties hands PostgreSQL stores to bowties-postgresql")
+struct PostgreSQLProgramTests {
+  /// Nothing listens on port 1 of the loopback address: only a program with the engine
+  /// gets as far as trying to connect.
+  let refused = "postgresql://u:hunter2@127.0.0.1:1/d?connect_timeout=2"
+  let refusal =
+    "bowties: cannot use the store postgresql://u:****@127.0.0.1:1/d?connect_timeout=2: "
+    + "cannot connect to 127.0.0.1 port 1: connection refused\n"
+
+  @Test("--store URI, --store=URI and BOWTIES_STORE each reach bowties-postgresql")
+  func handsOver() throws {
+    let bowtie = Bowtie()
+    defer { bowtie.remove() }
+    let lines: [([String], [String: String])] = [
+      (["show", "R", "--store", refused], [:]),
+      (["wear", "R", "--store=\(refused)"], [:]),
+      (["list", "--json"], ["BOWTIES_STORE": refused]),
+    ]
+    for (arguments, environment) in lines {
+      let result = try bowtie.run(Bowtie.binary.path, arguments, environment: environment)
+      #expect(result.status == 74, "\(arguments)")
+      #expect(result.stderr == refusal, "\(arguments)")
+      #expect(result.stdout.isEmpty)
+    }
+  }
+
+  @Test("installed as make install lays it out: bin/bowties, libexec/bowties/bowties-postgresql")
+  func installedLayout() throws {
+    let bowtie = Bowtie()
+    defer { bowtie.remove() }
+    let bowties = try place(bowtie, "bin/bowties")
+    try FileManager.default.createDirectory(
+      at: bowtie.folder.appendingPathComponent("libexec/bowties"),
+      withIntermediateDirectories: true)
+    try FileManager.default.createSymbolicLink(
+      at: bowtie.folder.appendingPathComponent("libexec/bowties/bowties-postgresql"),
+      withDestinationURL: Bowtie.binary.deletingLastPathComponent()
+        .appendingPathComponent("bowties-postgresql"))
+    let result = try bowtie.run(bowties.path, ["show", "R", "--store", refused])
+    #expect(result.status == 74)
+    #expect(result.stderr == refusal)
+  }
+
+  @Test("a lone bowties runs SQLite stores, and says what a server's store needs")
+  func alone() throws {
+    let bowtie = Bowtie()
+    defer { bowtie.remove() }
+    let bowties = try place(bowtie, "bin/bowties")
+    let shown = try bowtie("show", "R", executable: bowties)
+    #expect(shown.status == 0)
+    #expect(shown.stdout.hasPrefix("Red Bow Tie\n"))
+    // A file named on the command line wins over a URI in the environment.
+    let file = try bowtie(
+      "favorite", "R", environment: ["BOWTIES_STORE": refused], executable: bowties)
+    #expect(file.status == 0)
+    let server = try bowtie.run(bowties.path, ["show", "R", "--store", refused])
+    let folder = bowtie.folder.resolvingSymlinksInPath().path
+    #expect(server.status == 74)
+    #expect(
+      server.stderr
+        == "bowties: cannot use the store on the PostgreSQL server: bowties reaches "
+        + "PostgreSQL stores through bowties-postgresql, which is not installed (looked for "
+        + "\(folder)/bin/bowties-postgresql or \(folder)/libexec/bowties/bowties-postgresql)\n")
+    #expect(server.stdout.isEmpty)
+  }
+
+  /// A copy of the `bowties` under test at `path` in the test's folder: a copy, since a
+  /// program finds its neighbours from where it really is.
+  private func place(_ bowtie: Bowtie, _ path: String) throws -> URL {
+    let copy = bowtie.folder.appendingPathComponent(path)
+    try FileManager.default.createDirectory(
+      at: copy.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try FileManager.default.copyItem(at: Bowtie.binary, to: copy)
+    return copy
+  }
+}
