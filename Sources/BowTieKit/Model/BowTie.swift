@@ -211,11 +211,6 @@ extension BowTie {
     return nil
   }
 
-  static func urlProblem(_ text: String) -> String? {
-    guard let url = URL(string: text) else { return "'\(text)' is not an absolute URL" }
-    return urlProblem(url, typed: text)
-  }
-
   /// Why `url` is not a purchase link; `typed` is how the user wrote it, for the message
   /// (URL(string:) percent-encodes what it cannot take).
   static func urlProblem(_ url: URL, typed: String? = nil) -> String? {
