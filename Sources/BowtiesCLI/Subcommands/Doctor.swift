@@ -60,20 +60,3 @@ extension Bowties {
     }
   }
 }
-
-/// What `doctor --json` prints.
-struct CheckupJSON: Encodable {
-  var store: String
-  var healthy: Bool
-  var tiesChecked: Int
-  var photoFilesChecked: Int
-  var problems: [Checkup.Problem]
-
-  init(store: String, checkup: Checkup) {
-    self.store = store
-    healthy = checkup.isHealthy
-    tiesChecked = checkup.tiesChecked
-    photoFilesChecked = checkup.photoFilesChecked
-    problems = checkup.problems
-  }
-}

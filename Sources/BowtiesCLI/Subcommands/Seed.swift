@@ -85,14 +85,11 @@ extension Bowties {
     }
 
     private func printPlan(_ entries: [SeedEntry], outcomes: [SeedOutcome]) throws {
-      let summary = SeedSummary(outcomes)
       if output.json {
-        let ties = zip(entries, outcomes).map { entry, outcome in
-          PlannedTie(searchKey: entry.tie.searchKey, name: entry.tie.name, outcome: outcome)
-        }
-        try TieOutput(json: true).printJSON(SeedPlanJSON(summary: summary, ties: ties))
+        try TieOutput(json: true).printJSON(SeedPlanJSON(entries: entries, outcomes: outcomes))
         return
       }
+      let summary = SeedSummary(outcomes)
       for (entry, outcome) in zip(entries, outcomes) {
         let verb = outcome.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)
         Terminal.printLine("\(verb)\(entry.tie.searchKey)  \(entry.tie.name)")
@@ -102,19 +99,6 @@ extension Bowties {
           + "nothing changed")
     }
   }
-}
-
-/// What `seed --dry-run --json` prints.
-struct SeedPlanJSON: Encodable {
-  var dryRun = true
-  var summary: SeedSummary
-  var ties: [PlannedTie]
-}
-
-struct PlannedTie: Encodable {
-  var searchKey: String
-  var name: String
-  var outcome: SeedOutcome
 }
 
 /// Where `seed` reads from: the built-in samples, a file, a folder, or standard input.
