@@ -23,9 +23,7 @@ public struct Exporter: Sendable {
   }
 
   /// The name of the seed file inside an export folder.
-  public var folderFileName: String {
-    format == .json ? "SampleData.json" : format == .csv ? "BowTies.csv" : "SampleData.plist"
-  }
+  public var folderFileName: String { ExportFolder.fileName(for: format) }
 
   /// One tie and its photo's bytes, as the store gives them.
   public struct Item: Sendable {
