@@ -521,7 +521,7 @@ import Testing
         }
       }
       let original = ColorTransformerTests.colors[iteration % originals.count]
-      // The template fast path decodes exactly what the full decoder decodes, and refuses
+      // The template shortcut decodes exactly what the full decoder decodes, and refuses
       // (by handing over to it) everything else.
       let general = try? transformer.unarchivedObject(from: Data(bytes)) as? TieColor
       #expect((try? transformer.color(from: Data(bytes))) == general)

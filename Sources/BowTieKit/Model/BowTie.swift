@@ -81,9 +81,9 @@ public struct BowTie: Identifiable, Equatable, Sendable {
   /// Folds case, diacritics and width, composes (NFC), and collapses runs of white space.
   public static func canonicalize(_ text: String) -> String {
     // Printable ASCII words between single spaces, most names and every key, need only
-    // lowercasing: a fast path that seeding a large plist feels.
+    // lowercasing: a shortcut that seeding a large plist feels.
     let utf8 = text.utf8
-    var afterSpace = true  // so that a leading space leaves the fast path
+    var afterSpace = true  // so that a leading space leaves the shortcut
     let isPlainASCII = utf8.allSatisfy { byte in
       let space = byte == 0x20
       defer { afterSpace = space }

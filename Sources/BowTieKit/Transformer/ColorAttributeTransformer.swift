@@ -28,7 +28,7 @@ public final class ColorAttributeTransformer: NSSecureUnarchiveFromDataTransform
   public func color(from data: Data) throws(ArchiveError) -> TieColor {
     // Every archive this transformer wrote is the template with its components patched in;
     // reading those three bytes back is what the full decoder concludes from the same bytes
-    // (FastPathTests), and the decoder was 30 % of a `list --json`, 69,000 instructions a
+    // (ShortcutTests), and the decoder was 30 % of a `list --json`, 69,000 instructions a
     // color. Anything else, an archive from Foundation or a damaged one, gets full checks.
     // Making the template (0.21 M instructions) costs more than decoding one color the
     // long way (0.14 M), so it waits for a second color: a `show`, which has one, never
