@@ -114,9 +114,9 @@ struct ValidationTests {
     let nan = Date(timeIntervalSinceReferenceDate: .nan)
     let tie = BowTie(name: "Red Bow Tie", searchKey: "R", rating: 4, lastWorn: nan)
     #expect(tie.validationFailure?.attribute == "lastWorn")
-    let entry: PropertyListValue = .dict([
-      "name": .string("Red Bow Tie"), "searchKey": .string("R"), "rating": .int(4),
-      "lastWorn": .date(.nan),
+    let entry: PropertyListValue = .dictionary([
+      "name": .string("Red Bow Tie"), "searchKey": .string("R"), "rating": .integer(4),
+      "lastWorn": .date(Date(timeIntervalSinceReferenceDate: .nan)),
     ])
     let file = Data(BinaryPropertyList.write(.array([entry])))
     let message = refusalMessage {

@@ -69,10 +69,10 @@ public enum SeedFile {
     var collector = Collector(images: images)
     // XML plists stream through libxml2, an entry at a time; binary plists, compact
     // already, go through our strict reader, and JSON through JSONDecoder.
-    if format == .plist && XMLPlistReader.looksLikeXML(data) {
-      let root: XMLPlistReader.Root
+    if format == .plist && XMLPropertyListReader.looksLikeXML(data) {
+      let root: XMLPropertyListReader.Root
       do {
-        root = try XMLPlistReader.read(data) { index, item throws(BowTieError) in
+        root = try XMLPropertyListReader.read(data) { index, item throws(BowTieError) in
           try collector.add(item, index: index)
         }
       } catch {
@@ -112,11 +112,9 @@ public enum SeedFile {
       } catch {
         throw .invalidSeedFile(source: source, reason: "not a property list (\(error.description))")
       }
-      guard case .array(let values) = root else {
-        throw notAnArray(PlistValue(root), source: source)
-      }
+      guard case .array(let values) = root else { throw notAnArray(root, source: source) }
       for (index, item) in values.enumerated() {
-        try collector.add(PlistValue(item), index: index)
+        try collector.add(item, index: index)
       }
       return collector.entries
     case .plist:
@@ -127,7 +125,7 @@ public enum SeedFile {
     }
   }
 
-  private static func notAnArray(_ root: PlistValue, source: String) -> BowTieError {
+  private static func notAnArray(_ root: PropertyListValue, source: String) -> BowTieError {
     .invalidSeedFile(
       source: source, reason: "expected an array of tie dictionaries, found \(root.kind)")
   }
@@ -143,7 +141,7 @@ public enum SeedFile {
 
     init(images: ImageSource) { self.images = images }
 
-    mutating func add(_ item: PlistValue, index: Int) throws(BowTieError) {
+    mutating func add(_ item: PropertyListValue, index: Int) throws(BowTieError) {
       let entry = try SeedFile.parseEntry(item, index: index, images: images, ids: &ids)
       if entry.hasExplicitID, let first = seenIDs[entry.tie.id] {
         throw .invalidSeedEntry(
@@ -163,7 +161,7 @@ public enum SeedFile {
   }
 
   fileprivate static func parseEntry(
-    _ item: PlistValue, index: Int, images: ImageSource, ids: inout RandomUUIDs
+    _ item: PropertyListValue, index: Int, images: ImageSource, ids: inout RandomUUIDs
   ) throws(BowTieError) -> SeedEntry {
     guard case .dictionary(let fields) = item else {
       throw .invalidSeedEntry(
@@ -354,7 +352,7 @@ public enum SeedFile {
 
 /// Reads typed values out of one entry, phrasing every failure with the entry's context.
 private struct EntryReader {
-  let fields: [String: PlistValue]
+  let fields: [String: PropertyListValue]
   let index: Int
   let name: String?
 
@@ -495,66 +493,26 @@ private struct EntryReader {
   }
 }
 
-/// A property-list (or JSON) value, typed: what every reader hands the entry reader.
-///
-/// The streaming XML reader, the binary reader (``init(_:)``) and JSONDecoder
-/// (``init(from:)``) build these directly, with no `Any` and no dynamic casts, so
-/// `<integer>1</integer>` and `<true/>` stay apart.
-indirect enum PlistValue {
-  case bool(Bool), integer(Int64), real(Double), string(String), date(Date), data(Data)
-  case array([PlistValue]), dictionary([String: PlistValue]), other(String)
-
-  /// Sorts a value our binary property-list reader returned.
-  init(_ value: PropertyListValue) {
-    switch value {
-    case .bool(let flag): self = .bool(flag)
-    case .int(let number): self = .integer(number)
-    case .real(let number): self = .real(number)
-    case .string(let text): self = .string(text)
-    case .data(let bytes): self = .data(Data(bytes))
-    case .date(let seconds): self = .date(Date(timeIntervalSinceReferenceDate: seconds))
-    case .uid: self = .other("an object reference (UID)")
-    case .array(let elements): self = .array(elements.map(PlistValue.init))
-    case .dict(let fields): self = .dictionary(fields.mapValues(PlistValue.init))
-    }
-  }
-
-  /// "a string ('abc')", "a number (7.5)": what a message says was found.
-  var kind: String {
-    switch self {
-    case .bool(let flag): return "a boolean (\(flag))"
-    case .integer(let number): return "an integer (\(number))"
-    case .real(let number): return "a number (\(number))"
-    case .string(let text): return "a string ('\(text.prefix(40))')"
-    case .date: return "a date"
-    case .data: return "data"
-    case .array: return "an array"
-    case .dictionary: return "a dictionary"
-    case .other(let description): return description
-    }
-  }
-}
-
 // MARK: - JSON
 
 /// A JSON seed file's root: the items of its array, or the value found instead.
 private enum JSONRoot: Decodable {
-  case array([PlistValue])
-  case other(PlistValue)
+  case array([PropertyListValue])
+  case other(PropertyListValue)
 
   init(from decoder: any Decoder) throws {
     guard var container = try? decoder.unkeyedContainer() else {
-      self = .other(try PlistValue(from: decoder))
+      self = .other(try PropertyListValue(from: decoder))
       return
     }
-    var items: [PlistValue] = []
+    var items: [PropertyListValue] = []
     items.reserveCapacity(container.count ?? 0)
     while !container.isAtEnd {
       // Entries are dictionaries: tried as one first, since every miss throws an error.
       if let entry = try? container.decode(JSONDictionary.self) {
         items.append(.dictionary(entry.fields))
       } else {
-        items.append(try container.decode(PlistValue.self))
+        items.append(try container.decode(PropertyListValue.self))
       }
     }
     self = .array(items)
@@ -567,7 +525,7 @@ private enum JSONRoot: Decodable {
 /// error: asked in the usual order, a tie's values cost a dozen of them, which made
 /// JSONDecoder slower than JSONSerialization.
 private struct JSONDictionary: Decodable {
-  var fields: [String: PlistValue]
+  var fields: [String: PropertyListValue]
 
   private struct Key: CodingKey {
     var stringValue: String
@@ -581,32 +539,34 @@ private struct JSONDictionary: Decodable {
     let keys = container.allKeys
     fields = .init(minimumCapacity: keys.count)
     for key in keys {
-      let expected: PlistValue?
+      let expected: PropertyListValue?
       switch key.stringValue {
       case "rating":
-        expected = (try? container.decode(Double.self, forKey: key)).map(PlistValue.real)
+        expected = (try? container.decode(Double.self, forKey: key)).map(PropertyListValue.real)
       case "timesWorn", "red", "green", "blue":
-        expected = (try? container.decode(Int64.self, forKey: key)).map(PlistValue.integer)
+        expected = (try? container.decode(Int64.self, forKey: key)).map(PropertyListValue.integer)
       case "isFavorite":
-        expected = (try? container.decode(Bool.self, forKey: key)).map(PlistValue.bool)
+        expected = (try? container.decode(Bool.self, forKey: key)).map(PropertyListValue.bool)
       case "tintColor":
         expected = (try? container.decode(JSONDictionary.self, forKey: key)).map {
-          PlistValue.dictionary($0.fields)
+          PropertyListValue.dictionary($0.fields)
         }
-      default: expected = (try? container.decode(String.self, forKey: key)).map(PlistValue.string)
+      default:
+        expected = (try? container.decode(String.self, forKey: key)).map(PropertyListValue.string)
       }
-      fields[key.stringValue] = try expected ?? container.decode(PlistValue.self, forKey: key)
+      fields[key.stringValue] =
+        try expected ?? container.decode(PropertyListValue.self, forKey: key)
     }
   }
 }
 
-extension PlistValue: Decodable {
+extension PropertyListValue: Decodable {
   /// Any JSON value. Integers stay integers (`Int64` is tried before `Double`); `null` is
-  /// ``other(_:)``, which the entry reader refuses by name.
+  /// ``null``, which the entry reader refuses by name.
   init(from decoder: any Decoder) throws {
     let container = try decoder.singleValueContainer()
     if container.decodeNil() {
-      self = .other("null")
+      self = .null
     } else if let text = try? container.decode(String.self) {
       self = .string(text)
     } else if let flag = try? container.decode(Bool.self) {
@@ -615,7 +575,7 @@ extension PlistValue: Decodable {
       self = .integer(number)
     } else if let number = try? container.decode(Double.self) {
       self = .real(number)
-    } else if let items = try? container.decode([PlistValue].self) {
+    } else if let items = try? container.decode([PropertyListValue].self) {
       self = .array(items)
     } else {
       self = .dictionary(try container.decode(JSONDictionary.self).fields)

@@ -5,7 +5,7 @@ import Testing
 @testable import BowTieKit
 
 @Suite("Streaming XML plist reader")
-struct XMLPlistReaderTests {
+struct XMLPropertyListReaderTests {
   private func parse(_ xml: String) throws -> [SeedEntry] {
     try SeedFile.parse(Data(xml.utf8), source: "x.plist", images: .embedded([:]))
   }
