@@ -137,7 +137,7 @@ extension BowTie {
       return ValidationFailure(attribute: "timesWorn", reason: "\(timesWorn) is negative")
     }
     // A NaN date (a binary plist can hold one) is inside every range, since Date's <= holds
-    // both ways; stored, it trapped in the conversion to text.
+    // both ways; stored, it would trap in the conversion to text.
     if let lastWorn, lastWorn.timeIntervalSinceReferenceDate.isNaN {
       return ValidationFailure(attribute: "lastWorn", reason: "is not a date (NaN)")
     }

@@ -160,7 +160,7 @@ private struct BinaryPropertyListReader {
       onPath[index] = true
       var dict: [String: PropertyListValue] = [:]
       // Keys first, then values. By index rather than zip(_:_:) over two slices, which
-      // made every process that read a color look up two conformances at run time.
+      // would make every process that reads a color look up two conformances at run time.
       for position in 0..<count {
         let (keyRef, valueRef) = (refs[position], refs[count + position])
         guard case .string(let key) = try readObject(keyRef, depth: depth + 1) else {

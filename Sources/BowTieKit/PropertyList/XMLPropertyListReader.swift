@@ -5,10 +5,10 @@ import Foundation
 /// elements one at a time.
 ///
 /// Foundation's `PropertyListSerialization` builds the whole document as Foundation
-/// objects first: about 31 µs and several kilobytes a tie, which made seeding 100,000 ties
-/// slower than a Python script and took over 500 MB. Here only one entry exists at a time,
-/// built directly as a typed ``PropertyListValue`` from parser events. (libxml2's `xmlTextReader`
-/// did the same job at twice the cost: it builds and frees a tree node for every event.)
+/// objects first, so a large seed file costs time and memory in proportion to all its
+/// ties at once. Here only one entry exists at a time, built directly as a typed
+/// ``PropertyListValue`` from parser events. (Not libxml2's `xmlTextReader`: it builds and
+/// frees a tree node for every event.)
 /// Element names are matched as libxml2's bytes; only keys and strings become strings.
 ///
 /// Hostile input is refused, never followed: no network, no external DTD, entity

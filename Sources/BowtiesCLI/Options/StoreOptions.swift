@@ -84,7 +84,7 @@ struct StoreOptions: ParsableArguments {
   ///
   /// The stores stay referenced, so nothing tears them down: releasing a store would make
   /// GRDB dispose of its dispatch queue, and libdispatch start a thread only for that,
-  /// about 0.25 ms of a 5 ms `show` (BENCHMARKS.md).
+  /// a measurable part of a `show` (docs/performance.md, "Start-up").
   ///
   /// - Parameter releasing: forget them as well, as a process that runs command after
   ///   command (the fuzzer) must.

@@ -5,8 +5,8 @@ import GRDB
 // date.
 extension SQLiteEngine {
   // Not GRDB's `.wal`: it writes a table into the log whenever the log file is missing,
-  // which it is after every last close, so each `show` paid for a write transaction and
-  // its fsyncs, and waited for the write lock. The pragma only reads the header when the
+  // which it is after every last close, so each `show` would pay for a write transaction
+  // and its fsyncs, and wait for the write lock. The pragma only reads the header when the
   // file is in WAL mode already.
   static func configuration(
     busyTimeout: TimeInterval,
