@@ -42,4 +42,33 @@ struct ExportTests {
     let entries = try SeedFile.parse(Data(plist.utf8), source: "x.plist", images: .embedded([:]))
     #expect(entries.count == 1 && entries.first?.tie.photoData == nil)
   }
+
+  @Test(
+    "an export folder seeds back as it was: the layout export writes is the one seed reads",
+    arguments: [ExportFormat.plist, .json])
+  func folderRoundTrip(format: ExportFormat) throws {
+    let store = try makeInMemoryStore()
+    try store.seed(SampleData.entries())
+    let folder = TemporaryFolder()
+    let export = folder.url.appendingPathComponent("export", isDirectory: true)
+    let summary = try Exporter(format: format).write(
+      from: store, intoFolder: export, warn: { _ in })
+    #expect(summary.ties == 7 && summary.photoFiles == 7)
+    let entries = try SeedInput(argument: export.path, format: nil, photos: true).entries()
+    let stored = try store.allTies()
+    #expect(entries.map(\.tie.id) == stored.map(\.id))
+    for (entry, tie) in zip(entries, stored) {
+      #expect(entry.tie.name == tie.name)
+      #expect(entry.tie.photoData == (try store.photoData(of: tie)), "\(tie.name)")
+    }
+  }
+
+  @Test("a folder without a seed file is refused, naming both names seed looks for")
+  func folderWithoutSeedFile() throws {
+    let folder = TemporaryFolder()
+    let message = refusalMessage {
+      _ = try SeedInput(argument: folder.url.path, format: nil, photos: true).entries()
+    }
+    #expect(message.contains("it is a folder without SampleData.plist or SampleData.json"))
+  }
 }
