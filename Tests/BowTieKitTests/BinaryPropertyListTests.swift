@@ -7,11 +7,12 @@ import Testing
 @Suite struct BinaryPropertyListTests {
   static let scalars: [PropertyListValue] = [
     .bool(false), .bool(true),
-    .int(0), .int(255), .int(256), .int(65_535), .int(65_536), .int(0xFFFF_FFFF),
-    .int(0x1_0000_0000), .int(.max), .int(-1), .int(.min),
+    .integer(0), .integer(255), .integer(256), .integer(65_535), .integer(65_536),
+    .integer(0xFFFF_FFFF),
+    .integer(0x1_0000_0000), .integer(.max), .integer(-1), .integer(.min),
     .real(0), .real(-2.5), .real(.greatestFiniteMagnitude), .real(.infinity),
     .string(""), .string("TieColor"), .string("nœud papillon"), .string("🎀 bow"),
-    .data([]), .data([0, 1, 2, 0xFF]),
+    .data(Data()), .data(Data([0, 1, 2, 0xFF])),
     .uid(0), .uid(255), .uid(256), .uid(70_000), .uid(.max),
   ]
 
@@ -21,10 +22,10 @@ import Testing
   }
 
   @Test func containersRoundTrip() throws {
-    let long = (0..<40).map { PropertyListValue.int(Int64($0) * 1000) }
-    let value = PropertyListValue.dict([
+    let long = (0..<40).map { PropertyListValue.integer(Int64($0) * 1000) }
+    let value = PropertyListValue.dictionary([
       "long": .array(long),
-      "nested": .dict(["empty": .array([]), "none": .dict([:]), "uid": .uid(3)]),
+      "nested": .dictionary(["empty": .array([]), "none": .dictionary([:]), "uid": .uid(3)]),
       "$escaped": .string(String(repeating: "ü", count: 20)),
       "mixed": .array(Self.scalars),
     ])
@@ -42,10 +43,10 @@ import Testing
 
   /// Foundation can read what we write (everything but UIDs, which it cannot produce).
   @Test func foundationReadsOurOutput() throws {
-    let value = PropertyListValue.dict([
-      "int": .int(-7), "big": .int(1 << 40), "real": .real(1.5), "yes": .bool(true),
-      "text": .string("bow"), "unicode": .string("nœud 🎀"), "bytes": .data([1, 2, 3]),
-      "list": .array((0..<20).map { .int(Int64($0)) }),
+    let value = PropertyListValue.dictionary([
+      "int": .integer(-7), "big": .integer(1 << 40), "real": .real(1.5), "yes": .bool(true),
+      "text": .string("bow"), "unicode": .string("nœud 🎀"), "bytes": .data(Data([1, 2, 3])),
+      "list": .array((0..<20).map { .integer(Int64($0)) }),
     ])
     var format = PropertyListSerialization.PropertyListFormat.xml
     let plist = try PropertyListSerialization.propertyList(
@@ -73,20 +74,21 @@ import Testing
     let value = try BinaryPropertyList.read([UInt8](data))
     #expect(
       value
-        == .dict([
-          "same": .array([.string("x"), .string("x"), .string("x")]), "int": .int(300),
-          "real": .real(0.25), "no": .bool(false), "text": .string("nœud"), "bytes": .data([9, 8]),
+        == .dictionary([
+          "same": .array([.string("x"), .string("x"), .string("x")]), "int": .integer(300),
+          "real": .real(0.25), "no": .bool(false), "text": .string("nœud"),
+          "bytes": .data(Data([9, 8])),
         ]))
   }
 
   @Test func weReadFoundationKeyedArchives() throws {
     let data = try NSKeyedArchiver.archivedData(
       withRootObject: TieColor(red: 1, green: 2, blue: 3), requiringSecureCoding: true)
-    guard case .dict(let top) = try BinaryPropertyList.read([UInt8](data)) else {
+    guard case .dictionary(let top) = try BinaryPropertyList.read([UInt8](data)) else {
       Issue.record("top level is not a dictionary")
       return
     }
-    #expect(top["$top"] == .dict(["root": .uid(1)]))
+    #expect(top["$top"] == .dictionary(["root": .uid(1)]))
     #expect(top["$archiver"] == .string("NSKeyedArchiver"))
   }
 
@@ -313,7 +315,7 @@ import Testing
     func tree(depth: Int) -> PropertyListValue {
       switch random.next(below: depth > 2 ? 6 : 8) {
       case 0: return .bool(random.next(below: 2) == 0)
-      case 1: return .int(Int64(bitPattern: random.next()) >> random.next(below: 64))
+      case 1: return .integer(Int64(bitPattern: random.next()) >> random.next(below: 64))
       case 2: return .real(Double(Int64(bitPattern: random.next())) / 1_000)
       case 3:
         let scalars = ["a", "Z", "é", "☕", "🎀", " ", "0"]
@@ -321,13 +323,13 @@ import Testing
           (0..<random.next(below: 12)).map { _ in scalars[random.next(below: 7)] }.joined())
       case 4:
         return .data(
-          (0..<random.next(below: 40)).map { _ in UInt8(truncatingIfNeeded: random.next()) })
+          Data((0..<random.next(below: 40)).map { _ in UInt8(truncatingIfNeeded: random.next()) }))
       case 5: return .uid(UInt32(truncatingIfNeeded: random.next()))
       case 6: return .array((0..<random.next(below: 5)).map { _ in tree(depth: depth + 1) })
       default:
         var fields: [String: PropertyListValue] = [:]
         for index in 0..<random.next(below: 5) { fields["k\(index)"] = tree(depth: depth + 1) }
-        return .dict(fields)
+        return .dictionary(fields)
       }
     }
     for _ in 0..<2_000 {

@@ -128,7 +128,7 @@ import Testing
   }
 
   @Test func handBuiltArchiveNamingNSString() throws {
-    var archive = KeyedArchiveFixture.color(red: .int(1), green: .int(2), blue: .int(3))
+    var archive = KeyedArchiveFixture.color(red: .integer(1), green: .integer(2), blue: .integer(3))
     archive.objects[2] = KeyedArchiveFixture.classDescription("NSString")
     #expect(throws: ArchiveError.classNotAllowed("NSString")) {
       try transformer.color(from: archive.data)
@@ -218,14 +218,14 @@ import Testing
   }
 
   @Test func uidOutOfRange() throws {
-    var archive = KeyedArchiveFixture.color(red: .int(1), green: .int(2), blue: .int(3))
+    var archive = KeyedArchiveFixture.color(red: .integer(1), green: .integer(2), blue: .integer(3))
     archive.top = ["root": .uid(99)]
     #expect(
       throws: ArchiveError.notKeyedArchive("$top.root UID 99 is out of range (3 objects)")
     ) {
       try transformer.color(from: archive.data)
     }
-    archive = KeyedArchiveFixture.color(red: .uid(42), green: .int(2), blue: .int(3))
+    archive = KeyedArchiveFixture.color(red: .uid(42), green: .integer(2), blue: .integer(3))
     #expect(
       throws: ArchiveError.notKeyedArchive("$objects[1].red UID 42 is out of range (3 objects)")
     ) {
@@ -234,12 +234,13 @@ import Testing
   }
 
   @Test func componentOfTheWrongType() throws {
-    let archive = KeyedArchiveFixture.color(red: .string("239"), green: .int(2), blue: .int(3))
+    let archive = KeyedArchiveFixture.color(
+      red: .string("239"), green: .integer(2), blue: .integer(3))
     let reason = "key \"red\" holds a string, not an integer"
     #expect(throws: ArchiveError.decodingFailed(className: "TieColor", reason: reason)) {
       try transformer.color(from: archive.data)
     }
-    let real = KeyedArchiveFixture.color(red: .int(1), green: .real(2.5), blue: .int(3))
+    let real = KeyedArchiveFixture.color(red: .integer(1), green: .real(2.5), blue: .integer(3))
     let realReason = "key \"green\" holds a real number, not an integer"
     #expect(throws: ArchiveError.decodingFailed(className: "TieColor", reason: realReason)) {
       try transformer.color(from: real.data)
@@ -248,7 +249,8 @@ import Testing
 
   @Test(arguments: [300, -1, Int64.max, Int64.min])
   func componentOutOfRange(value: Int64) throws {
-    let archive = KeyedArchiveFixture.color(red: .int(1), green: .int(2), blue: .int(value))
+    let archive = KeyedArchiveFixture.color(
+      red: .integer(1), green: .integer(2), blue: .integer(value))
     let reason = "value \(value) for key \"blue\" is out of range 0...255"
     #expect(throws: ArchiveError.decodingFailed(className: "TieColor", reason: reason)) {
       try transformer.color(from: archive.data)
@@ -256,7 +258,7 @@ import Testing
   }
 
   @Test func missingComponent() throws {
-    var archive = KeyedArchiveFixture.color(red: .int(1), green: .int(2), blue: .int(3))
+    var archive = KeyedArchiveFixture.color(red: .integer(1), green: .integer(2), blue: .integer(3))
     archive.fields["green"] = nil
     let reason = "key \"green\" is missing"
     #expect(throws: ArchiveError.decodingFailed(className: "TieColor", reason: reason)) {
@@ -265,11 +267,11 @@ import Testing
   }
 
   @Test func malformedKeyedArchiveShapes() throws {
-    let good = KeyedArchiveFixture.color(red: .int(1), green: .int(2), blue: .int(3))
+    let good = KeyedArchiveFixture.color(red: .integer(1), green: .integer(2), blue: .integer(3))
     #expect(try transformer.color(from: good.data) == TieColor(red: 1, green: 2, blue: 3))
 
     var archive = good
-    archive.version = .int(99_999)
+    archive.version = .integer(99_999)
     #expect(throws: ArchiveError.notKeyedArchive("$version is missing or not 100000")) {
       try transformer.color(from: archive.data)
     }
@@ -343,10 +345,12 @@ import Testing
     let color = TieColor(red: 1, green: 2, blue: 3)
     let archive = KeyedArchiveFixture(objects: [
       .string("$null"),
-      .dict(["$class": .uid(2), "next": .uid(4), "label": .uid(3)]),
+      .dictionary(["$class": .uid(2), "next": .uid(4), "label": .uid(3)]),
       KeyedArchiveFixture.classDescription("ChainLink"),
       .string("link"),
-      .dict(["$class": .uid(5), "red": .int(1), "green": .int(2), "blue": .int(3)]),
+      .dictionary([
+        "$class": .uid(5), "red": .integer(1), "green": .integer(2), "blue": .integer(3),
+      ]),
       KeyedArchiveFixture.classDescription("TieColor"),
     ])
     #expect(
@@ -521,7 +525,7 @@ import Testing
         }
       }
       let original = ColorTransformerTests.colors[iteration % originals.count]
-      // The template fast path decodes exactly what the full decoder decodes, and refuses
+      // The template shortcut decodes exactly what the full decoder decodes, and refuses
       // (by handing over to it) everything else.
       let general = try? transformer.unarchivedObject(from: Data(bytes)) as? TieColor
       #expect((try? transformer.color(from: Data(bytes))) == general)
@@ -686,30 +690,32 @@ private final class MixedTransformer: NSSecureUnarchiveFromDataTransformer,
 /// Hand-built keyed archives, for shapes our encoder never writes.
 private struct KeyedArchiveFixture {
   var archiver: PropertyListValue = .string("NSKeyedArchiver")
-  var version: PropertyListValue = .int(100_000)
+  var version: PropertyListValue = .integer(100_000)
   var top: [String: PropertyListValue] = ["root": .uid(1)]
   var objects: [PropertyListValue]
 
   /// The fields of object 1, the root.
   var fields: [String: PropertyListValue] {
     get {
-      guard case .dict(let fields) = objects[1] else { return [:] }
+      guard case .dictionary(let fields) = objects[1] else { return [:] }
       return fields
     }
-    set { objects[1] = .dict(newValue) }
+    set { objects[1] = .dictionary(newValue) }
   }
 
   var data: Data {
     Data(
       BinaryPropertyList.write(
-        .dict([
-          "$archiver": archiver, "$version": version, "$top": .dict(top),
+        .dictionary([
+          "$archiver": archiver, "$version": version, "$top": .dictionary(top),
           "$objects": .array(objects),
         ])))
   }
 
   static func classDescription(_ name: String) -> PropertyListValue {
-    .dict(["$classname": .string(name), "$classes": .array([.string(name), .string("NSObject")])])
+    .dictionary([
+      "$classname": .string(name), "$classes": .array([.string(name), .string("NSObject")]),
+    ])
   }
 
   static func color(
@@ -717,7 +723,7 @@ private struct KeyedArchiveFixture {
   ) -> KeyedArchiveFixture {
     KeyedArchiveFixture(objects: [
       .string("$null"),
-      .dict(["$class": .uid(2), "red": red, "green": green, "blue": blue]),
+      .dictionary(["$class": .uid(2), "red": red, "green": green, "blue": blue]),
       classDescription("TieColor"),
     ])
   }
@@ -730,7 +736,8 @@ private struct KeyedArchiveFixture {
     var objects: [PropertyListValue] = [.string("$null")]
     for index in 1...count {
       let next: PropertyListValue = index == count ? lastNext : .uid(UInt32(index + 1))
-      objects.append(.dict(["$class": .uid(classUID), "next": next, "label": .uid(labelUID)]))
+      objects.append(
+        .dictionary(["$class": .uid(classUID), "next": next, "label": .uid(labelUID)]))
     }
     objects.append(classDescription("ChainLink"))
     objects.append(.string("link"))

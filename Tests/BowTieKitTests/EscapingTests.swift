@@ -61,6 +61,20 @@ struct EscapingTests {
       #expect(visible.hasPrefix("a\\") && visible.hasSuffix("b"), "\(value)")
     }
   }
+
+  /// Found by fuzzing (Fuzz/Corpus/seed-file/crash-xml-escape-combining-mark): our XML writer (the
+  /// fix for crash-xml-export-julian-date) first compared Characters, and "<" followed by U+0301 is
+  /// one Character, so it went out unescaped.
+  @Test("an XML export escapes markup followed by a combining mark")
+  func xmlExportEscapes() throws {
+    let name = "<\u{301}ct> & >\u{301}"
+    let tie = BowTie(name: name, searchKey: "A", rating: 2)
+    let document = try Exporter(format: .plist).export(
+      [Exporter.Item(tie: tie, photo: nil)], toFolder: false
+    ).document
+    let reread = try SeedFile.parse(document, source: "export", images: .embedded([:]))
+    #expect(reread.first?.tie.name.unicodeScalars.elementsEqual(name.unicodeScalars) == true)
+  }
 }
 
 /// What an XML parser saw: the elements, the `title` attribute and the text.

@@ -4,9 +4,9 @@ import Testing
 
 @testable import BowTieKit
 
-/// Each fast path that seeding at scale relies on gives exactly what the general code does.
-@Suite("Fast paths")
-struct FastPathTests {
+/// Each shortcut that seeding at scale relies on gives exactly what the general code does.
+@Suite("Shortcuts")
+struct ShortcutTests {
   @Test("the color archive template writes what the encoder writes, reads what the decoder reads")
   func colorTemplate() throws {
     let transformer = ColorAttributeTransformer()

@@ -262,4 +262,50 @@ struct FindingTests {
     #expect(report.allTies == Report.TieList(total: 0, ties: []))
     #expect(report.wearsPerMonth.count == 12 && report.wearsPerMonth.allSatisfy { $0.wears == 0 })
   }
+
+  /// Found by fuzzing (Fuzz/Corpus/tie-resolver/crash-nul-after-key, crash-id-nul-suffix): GRDB
+  /// binds text as a C string, so SQLite saw "B\0…" as "B"; and UUID(uuidString:) stops at a NUL
+  /// too.
+  @Test("a query with a NUL matches nothing, not what comes before the NUL")
+  func nulInQuery() throws {
+    let store = try samples()
+    let id = "0B0771E5-0000-4000-8000-000000000001"
+    for query in ["B\u{0}\u{0}", "Red Bow Tie\u{0}garbage", "\u{0}", id + "\u{0}e"] {
+      #expect(throws: BowTieError.noSuchTie(query)) { try store.tie(matching: query) }
+    }
+    #expect(try store.tie(matching: " B ").name == "Blue Bow Tie")
+  }
+
+  /// Found by fuzzing (Fuzz/Corpus/tie-resolver/crash-hangul-jamo): "가" typed as jamo (U+1100
+  /// U+1161, as macOS file names hold it) did not find the key "가" stored precomposed (U+AC00),
+  /// though Swift calls them equal.
+  @Test("keys and names match whether Hangul comes precomposed or as jamo")
+  func hangulNormalization() throws {
+    let store = try makeInMemoryStore()
+    try store.add(BowTie(name: "가방 넥타이", searchKey: "가", rating: 3))
+    #expect(try store.tie(matching: "\u{1100}\u{1161}").searchKey == "가")
+    #expect(try store.tie(matching: "\u{1100}\u{1161}\u{1107}\u{1161}\u{11BC}").name == "가방 넥타이")
+    #expect(BowTie.canonicalize("\u{1100}\u{1161}") == BowTie.canonicalize("\u{AC00}"))
+    let duplicate = refusalMessage {
+      try store.add(BowTie(name: "Other", searchKey: "\u{1100}\u{1161}", rating: 1))
+    }
+    #expect(duplicate.contains("is already used by 가방 넥타이"), "\(duplicate)")
+  }
+
+  /// Found by fuzzing (Fuzz/Corpus/tie-resolver/crash-id-with-plus): UUID(uuidString:) read
+  /// "…-80+0-…" as "…-8000-…", so a text that is no id found Green; and " B0771E5-…" as the id
+  /// B0771E05-….
+  @Test("only a whole, well-formed id finds a tie or names one in a seed file")
+  func strictIDs() throws {
+    let store = try samples()
+    let green = "0B0771E5-0000-4000-8000-000000000004"
+    #expect(try store.tie(matching: green.lowercased()).name == "Green Bow Tie")
+    let plus = "0B0771E5-0000-4000-80+0-000000000004"
+    #expect(throws: BowTieError.noSuchTie(plus)) { try store.tie(matching: plus) }
+    let shifted = " B0771E5-0000-4000-8000-000000000004"
+    let message = refusalMessage {
+      _ = try parseJSONSeed(#"[{"name": "A", "searchKey": "A", "rating": 1, "id": "\#(shifted)"}]"#)
+    }
+    #expect(message == "entry 0 (A): id '\(shifted)' is not a UUID")
+  }
 }

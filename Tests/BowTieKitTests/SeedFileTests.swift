@@ -236,4 +236,43 @@ struct SeedFileTests {
     #expect(
       refusal(["just a string"]) == "entry 0: is a string ('just a string'), not a dictionary")
   }
+
+  /// Found by fuzzing (Fuzz/Corpus/seed-file/crash-binary-plist-set): PropertyListSerialization
+  /// crashed (a null dereference while bridging an NSSet) on a binary plist holding a set: an array
+  /// holding a set of 1.
+  @Test("a binary plist holding a set is refused, not a crash")
+  func binaryPlistWithSet() {
+    let header = Array("bplist00".utf8)
+    let objects: [UInt8] = [0xA1, 0x01, 0xC1, 0x02, 0x10, 0x01]
+    let trailer: [UInt8] =
+      [0x08, 0x0A, 0x0C] + [0, 0, 0, 0, 0, 0, 1, 1] + [0, 0, 0, 0, 0, 0, 0, 3]
+      + [0, 0, 0, 0, 0, 0, 0, 0] + [0, 0, 0, 0, 0, 0, 0, 14]
+    let message = refusalMessage {
+      _ = try SeedFile.parse(
+        Data(header + objects + trailer), source: "x.plist", images: .embedded([:]))
+    }
+    #expect(message.hasPrefix("x.plist: not a property list (malformed binary property list: "))
+    #expect(message.contains("0xC1"), "\(message)")
+  }
+
+  /// Found by fuzzing (Fuzz/Corpus/seed-file/crash-json-rating-ulp): JSONSerialization read
+  /// 4.5371093750000036 as 4.537109375000003, so a JSON export seeded and exported again changed.
+  @Test("JSON numbers are read exactly", arguments: [4.5371093750000036, 1.0000000000000002])
+  func jsonNumbers(rating: Double) throws {
+    let entries = try parseJSONSeed(#"[{"name": "A", "searchKey": "A", "rating": \#(rating)}]"#)
+    #expect(entries.first?.tie.rating.bitPattern == rating.bitPattern)
+  }
+
+  /// Found by fuzzing (Fuzz/Corpus/seed-file/crash-negative-zero-rating): a rating of -0 exported
+  /// to JSON as "-0", which reads back as the integer 0, so the export seeded and exported again
+  /// changed.
+  @Test("a rating of -0 is read as 0")
+  func negativeZeroRating() throws {
+    let plist = """
+      <plist><array><dict><key>name</key><string>A</string><key>searchKey</key>
+      <string>A</string><key>rating</key><real>-0</real></dict></array></plist>
+      """
+    let entries = try SeedFile.parse(Data(plist.utf8), source: "x.plist", images: .embedded([:]))
+    #expect(entries.first?.tie.rating.sign == .plus)
+  }
 }

@@ -131,3 +131,18 @@ struct SplitMix64: RandomNumberGenerator {
     Int(next() % UInt64(bound))
   }
 }
+
+/// The message a refused call gives, or "accepted".
+func refusalMessage(_ body: () throws -> Void) -> String {
+  do {
+    try body()
+    return "accepted"
+  } catch {
+    return error.localizedDescription
+  }
+}
+
+/// Parses a JSON seed file given as text.
+func parseJSONSeed(_ text: String) throws -> [SeedEntry] {
+  try SeedFile.parse(Data(text.utf8), source: "x.json", images: .embedded([:]), format: .json)
+}

@@ -106,4 +106,38 @@ struct ValidationTests {
     #expect(StorageDate.format(precise) == "2026-11-21T08:00:00.250Z")
     #expect(try StorageDate.parse(StorageDate.format(precise)) == precise)
   }
+
+  /// Found by fuzzing (Fuzz/Corpus/seed-file/crash-binary-plist-nan-date): a date of NaN passed
+  /// validation (Date's <= holds both ways) and trapped when stored as text.
+  @Test("a NaN date is refused by validation, from a binary plist too")
+  func nanDate() throws {
+    let nan = Date(timeIntervalSinceReferenceDate: .nan)
+    let tie = BowTie(name: "Red Bow Tie", searchKey: "R", rating: 4, lastWorn: nan)
+    #expect(tie.validationFailure?.attribute == "lastWorn")
+    let entry: PropertyListValue = .dictionary([
+      "name": .string("Red Bow Tie"), "searchKey": .string("R"), "rating": .integer(4),
+      "lastWorn": .date(Date(timeIntervalSinceReferenceDate: .nan)),
+    ])
+    let file = Data(BinaryPropertyList.write(.array([entry])))
+    let message = refusalMessage {
+      _ = try SeedFile.parse(file, source: "x.plist", images: .embedded([:]))
+    }
+    #expect(message == "entry 0 (Red Bow Tie): lastWorn is not a date (NaN)")
+  }
+
+  /// Found by fuzzing (Fuzz/Corpus/seed-file/crash-noncharacter-name): a name holding U+FFFF
+  /// seeded, and its XML export could not be read back ("PCDATA invalid Char value 65535"): XML
+  /// cannot hold the character.
+  @Test("names and keys with a noncharacter are invalid")
+  func noncharacters() throws {
+    var tie = BowTie(name: "Red\u{FFFF}", searchKey: "R", rating: 4)
+    #expect(tie.validationFailure?.reason == "contains the noncharacter U+FFFF")
+    tie.name = "Red"
+    tie.searchKey = "R\u{FFFE}"
+    #expect(tie.validationFailure?.attribute == "searchKey")
+    let message = refusalMessage {
+      _ = try parseJSONSeed(#"[{"name": "A\uffff", "searchKey": "A", "rating": 1}]"#)
+    }
+    #expect(message == "entry 0 (A\u{FFFF}): name contains the noncharacter U+FFFF")
+  }
 }

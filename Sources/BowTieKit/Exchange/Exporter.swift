@@ -23,9 +23,7 @@ public struct Exporter: Sendable {
   }
 
   /// The name of the seed file inside an export folder.
-  public var folderFileName: String {
-    format == .json ? "SampleData.json" : format == .csv ? "BowTies.csv" : "SampleData.plist"
-  }
+  public var folderFileName: String { ExportFolder.fileName(for: format) }
 
   /// One tie and its photo's bytes, as the store gives them.
   public struct Item: Sendable {
@@ -228,21 +226,21 @@ public struct Exporter: Sendable {
     var propertyListValue: PropertyListValue {
       var dict: [String: PropertyListValue] = [
         "id": .string(id), "name": .string(name), "searchKey": .string(searchKey),
-        "rating": .real(rating), "timesWorn": .int(Int64(timesWorn)),
+        "rating": .real(rating), "timesWorn": .integer(Int64(timesWorn)),
         "isFavorite": .bool(isFavorite),
       ]
       if let tintColor {
-        dict["tintColor"] = .dict([
-          "red": .int(Int64(tintColor.red)), "green": .int(Int64(tintColor.green)),
-          "blue": .int(Int64(tintColor.blue)),
+        dict["tintColor"] = .dictionary([
+          "red": .integer(Int64(tintColor.red)), "green": .integer(Int64(tintColor.green)),
+          "blue": .integer(Int64(tintColor.blue)),
         ])
       }
-      if let lastWorn { dict["lastWorn"] = .date(lastWorn.timeIntervalSinceReferenceDate) }
+      if let lastWorn { dict["lastWorn"] = .date(lastWorn) }
       if let url { dict["url"] = .string(url) }
       if let price { dict["price"] = .string(price) }
       if let imageName { dict["imageName"] = .string(imageName) }
-      if let photoData { dict["photoData"] = .data(Array(photoData)) }
-      return .dict(dict)
+      if let photoData { dict["photoData"] = .data(photoData) }
+      return .dictionary(dict)
     }
   }
 

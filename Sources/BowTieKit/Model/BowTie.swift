@@ -81,9 +81,9 @@ public struct BowTie: Identifiable, Equatable, Sendable {
   /// Folds case, diacritics and width, composes (NFC), and collapses runs of white space.
   public static func canonicalize(_ text: String) -> String {
     // Printable ASCII words between single spaces, most names and every key, need only
-    // lowercasing: a fast path that seeding a large plist feels.
+    // lowercasing: a shortcut that seeding a large plist feels.
     let utf8 = text.utf8
-    var afterSpace = true  // so that a leading space leaves the fast path
+    var afterSpace = true  // so that a leading space leaves the shortcut
     let isPlainASCII = utf8.allSatisfy { byte in
       let space = byte == 0x20
       defer { afterSpace = space }
@@ -137,7 +137,7 @@ extension BowTie {
       return ValidationFailure(attribute: "timesWorn", reason: "\(timesWorn) is negative")
     }
     // A NaN date (a binary plist can hold one) is inside every range, since Date's <= holds
-    // both ways; stored, it trapped in the conversion to text.
+    // both ways; stored, it would trap in the conversion to text.
     if let lastWorn, lastWorn.timeIntervalSinceReferenceDate.isNaN {
       return ValidationFailure(attribute: "lastWorn", reason: "is not a date (NaN)")
     }
@@ -209,11 +209,6 @@ extension BowTie {
       return "\(formatRating(rating)) is outside 0…5"
     }
     return nil
-  }
-
-  static func urlProblem(_ text: String) -> String? {
-    guard let url = URL(string: text) else { return "'\(text)' is not an absolute URL" }
-    return urlProblem(url, typed: text)
   }
 
   /// Why `url` is not a purchase link; `typed` is how the user wrote it, for the message

@@ -121,16 +121,6 @@ public struct DescriptorOutputStream: TextOutputStream {
   }
 }
 
-extension Error {
-  /// A short lowercase reason for messages: "permission denied", "no space left on device".
-  var reason: String {
-    if let posix = self as? POSIXError {
-      return String(cString: strerror(posix.code.rawValue)).lowercased()
-    }
-    return (self as? LocalizedError)?.errorDescription ?? "\(self)"
-  }
-}
-
 /// Writes files whole or not at all: a cron job never mails half a report.
 public enum AtomicFile {
   /// Creates a folder and its missing parents (mode 0700, like the store's).

@@ -10,7 +10,7 @@ import Foundation
 /// time.
 ///
 /// On Linux, `UUID()` opens, reads and closes `/dev/urandom` for every value: three
-/// system calls per tie, which made up most of a 100,000-tie seed's system time.
+/// system calls per tie, most of a large seed's system time.
 /// `arc4random_buf` (glibc 2.36 and Darwin) takes the same kernel randomness with one
 /// `getrandom` per refill.
 struct RandomUUIDs {

@@ -3,7 +3,7 @@ extension String {
   /// `trimmingCharacters(in: .whitespaces)` returns (Unicode's space separators, the
   /// character tabulation and the zero-width space), without its trip through `NSString`.
   ///
-  /// Every command trims its TIE, and that trip cost each process three
+  /// Every command trims its TIE, and that trip costs each process three
   /// protocol-conformance scans of the whole binary (docs/performance.md, "Start-up").
   func trimmingSpaces() -> String { self[...].trimmingSpaces() }
 }

@@ -2,7 +2,7 @@ import Foundation
 
 extension UUID {
   /// The text `uuidString` gives ("E621E1F8-C36C-495A-93FC-0C247A3E6E5F"), written by
-  /// hand: Foundation formats it through `snprintf`, which cost more than the rest of a
+  /// hand: Foundation formats it through `snprintf`, which costs more than the rest of a
   /// seeded row's columns together.
   var text: String {
     withUnsafeBytes(of: uuid) { bytes in

@@ -28,11 +28,10 @@ public final class ColorAttributeTransformer: NSSecureUnarchiveFromDataTransform
   public func color(from data: Data) throws(ArchiveError) -> TieColor {
     // Every archive this transformer wrote is the template with its components patched in;
     // reading those three bytes back is what the full decoder concludes from the same bytes
-    // (FastPathTests), and the decoder was 30 % of a `list --json`, 69,000 instructions a
+    // (ShortcutTests), at a fraction of the full decoder's cost, which a listing pays per
     // color. Anything else, an archive from Foundation or a damaged one, gets full checks.
-    // Making the template (0.21 M instructions) costs more than decoding one color the
-    // long way (0.14 M), so it waits for a second color: a `show`, which has one, never
-    // makes it.
+    // Making the template costs more than decoding one color the long way, so it waits for
+    // a second color: a `show`, which has one, never makes it.
     if Self.decodeCount.add(1, ordering: .relaxed).newValue > 1,
       let color = Self.template?.color(in: data)
     {

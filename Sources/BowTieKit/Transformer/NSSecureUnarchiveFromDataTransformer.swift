@@ -18,7 +18,7 @@ open class NSSecureUnarchiveFromDataTransformer: ValueTransformer, @unchecked Se
 
   /// ``allowedTopLevelClasses`` as the types the codec works with. The default casts each
   /// class at run time, and each such cast scans every protocol conformance in the binary
-  /// (two scans, 0.5 M instructions, an eighth of a `show`, for a color); a subclass that
+  /// (two scans for a color, a noticeable part of a `show`'s start-up); a subclass that
   /// names its classes overrides this instead, and ``allowedTopLevelClasses`` follows.
   open class var archivableClasses: [ArchivableClass] {
     allowedTopLevelClasses.compactMap { $0 as? ArchivableClass }

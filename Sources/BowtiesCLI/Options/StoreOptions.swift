@@ -31,13 +31,49 @@ struct StoreOptions: ParsableArguments {
     return store
   }
 
-  /// What every command opens instead of the store `--store` names: a store in memory, for
-  /// the fuzzer, which runs commands by the thousand and must touch no file.
   /// Where the store is: `--store`, else `BOWTIES_STORE`, else the default file.
   func address() throws(BowTieError) -> StoreAddress {
     try StoreLocation.address(explicitPath: store)
   }
 
+  /// Examines the store (`doctor`). A store file is examined as it is, never created or
+  /// upgraded unless `repairing`; a server's store is opened as every command opens it,
+  /// without the sample ties.
+  ///
+  /// - Returns: the store's name for messages, and what the checkup found.
+  func checkup(repairing: Bool) throws -> (store: String, checkup: Checkup) {
+    switch try address() {
+    case .file(let url):
+      return (url.path, try BowTieStore.checkup(at: url, repairing: repairing))
+    case .server:
+      let store = try open(populate: { _ in })
+      return (store.path, try store.checkup(repairing: repairing))
+    }
+  }
+
+  /// The store for a dry run, which must not create a file: where the store file does not
+  /// exist yet, an empty store in memory.
+  func openForDryRun() throws -> BowTieStore {
+    guard case .file(let url) = try address() else { return try open() }
+    if FileManager.default.fileExists(atPath: url.path) { return try open(populate: { _ in }) }
+    return try BowTieStore.inMemory()
+  }
+
+  /// Replaces the store, a file or a server's, with the backup at `source`.
+  func restore(from source: URL) throws -> BackupSummary {
+    try BowTieStore.restore(from: source, to: address())
+  }
+
+  /// The store as a question names it. A URI is not repeated: it may hold a password.
+  func nameForQuestion() throws -> String {
+    switch try address() {
+    case .file(let url): "the store at \(url.path)"
+    case .server: "the PostgreSQL store"
+    }
+  }
+
+  /// What every command opens instead of the store `--store` names: a store in memory, for
+  /// the fuzzer, which runs commands by the thousand and must touch no file.
   static let replacement = Mutex<(@Sendable () throws -> BowTieStore)?>(nil)
 
   /// Every store a command opened, kept until ``closeOpenedStores()``.
@@ -48,7 +84,7 @@ struct StoreOptions: ParsableArguments {
   ///
   /// The stores stay referenced, so nothing tears them down: releasing a store would make
   /// GRDB dispose of its dispatch queue, and libdispatch start a thread only for that,
-  /// about 0.25 ms of a 5 ms `show` (docs/performance.md, "The shipped binary, and why").
+  /// a measurable part of a `show` (docs/performance.md, "The shipped binary, and why").
   ///
   /// - Parameter releasing: forget them as well, as a process that runs command after
   ///   command (the fuzzer) must.

@@ -25,17 +25,7 @@ extension Bowties {
     @OptionGroup var output: OutputOptions
 
     func run() throws {
-      let checkup: Checkup
-      let name: String
-      switch try storeOptions.address() {
-      case .file(let url):
-        checkup = try BowTieStore.checkup(at: url, repairing: repair)
-        name = url.path
-      case .server:
-        let store = try storeOptions.open(populate: { _ in })
-        checkup = try store.checkup(repairing: repair)
-        name = store.path
-      }
+      let (name, checkup) = try storeOptions.checkup(repairing: repair)
       if output.json {
         try TieOutput(json: true).printJSON(CheckupJSON(store: name, checkup: checkup))
       } else {
@@ -58,22 +48,5 @@ extension Bowties {
     private func count(_ number: Int, _ noun: String) -> String {
       "\(number) \(noun)\(number == 1 ? "" : "s")"
     }
-  }
-}
-
-/// What `doctor --json` prints.
-struct CheckupJSON: Encodable {
-  var store: String
-  var healthy: Bool
-  var tiesChecked: Int
-  var photoFilesChecked: Int
-  var problems: [Checkup.Problem]
-
-  init(store: String, checkup: Checkup) {
-    self.store = store
-    healthy = checkup.isHealthy
-    tiesChecked = checkup.tiesChecked
-    photoFilesChecked = checkup.photoFilesChecked
-    problems = checkup.problems
   }
 }

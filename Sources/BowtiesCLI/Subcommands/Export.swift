@@ -49,9 +49,7 @@ extension Bowties {
         }
         return
       }
-      var isDirectory: ObjCBool = false
-      let exists = FileManager.default.fileExists(atPath: output, isDirectory: &isDirectory)
-      guard (exists && isDirectory.boolValue) || output.hasSuffix("/") else {
+      guard ExportFolder.isFolder(output) else {
         try AtomicFile.write(to: URL(fileURLWithPath: output)) { document throws(BowTieError) in
           _ = try exporter.write(
             from: store, toFolder: false, to: &document, image: noImages, warn: warn)
@@ -59,18 +57,7 @@ extension Bowties {
         return
       }
       let folder = URL(fileURLWithPath: output, isDirectory: true)
-      let images = folder.appendingPathComponent("images", isDirectory: true)
-      try AtomicFile.createFolder(images)
-      var summary = Exporter.Summary()
-      // The photos are in place before the seed file that names them.
-      try AtomicFile.write(to: folder.appendingPathComponent(exporter.folderFileName)) {
-        document throws(BowTieError) in
-        summary = try exporter.write(
-          from: store, toFolder: format != .csv, to: &document,
-          image: { name, data throws(BowTieError) in
-            try AtomicFile.write(data, to: images.appendingPathComponent(name))
-          }, warn: warn)
-      }
+      let summary = try exporter.write(from: store, intoFolder: folder, warn: warn)
       Terminal.printLine(
         "exported \(summary.ties) ties and \(summary.photoFiles) photos to \(folder.path)")
     }

@@ -55,20 +55,3 @@ extension Bowties {
     }
   }
 }
-
-/// One wear as `history --json` prints it.
-struct WearJSON: Encodable {
-  var id: Int64
-  var tieId: String
-  var searchKey: String
-  var name: String
-  var wornAt: Date
-
-  init(_ record: WearRecord) {
-    id = record.event.id ?? 0
-    tieId = record.event.tieID.uuidString
-    searchKey = record.searchKey
-    name = record.name
-    wornAt = record.event.wornAt
-  }
-}

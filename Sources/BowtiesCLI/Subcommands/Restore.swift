@@ -31,15 +31,9 @@ extension Bowties {
     }
 
     func run() throws {
-      let address = try storeOptions.address()
       let source = URL(fileURLWithPath: path).standardizedFileURL
       if !yes {
-        // A URI is not repeated: it may hold a password.
-        let store =
-          switch address {
-          case .file(let url): "the store at \(url.path)"
-          case .server: "the PostgreSQL store"
-          }
+        let store = try storeOptions.nameForQuestion()
         let answer = Terminal.ask("Replace \(store) with the backup \(source.path)? [y/N] ")?
           .lowercased()
         guard answer == "y" || answer == "yes" else {
@@ -47,7 +41,7 @@ extension Bowties {
           return
         }
       }
-      let summary = try BowTieStore.restore(from: source, to: address)
+      let summary = try storeOptions.restore(from: source)
       if output.json {
         try TieOutput(json: true).printJSON(summary)
       } else {

@@ -75,24 +75,15 @@ extension Bowties {
     /// The seed, rolled back; on a store that does not exist yet, on an empty one in
     /// memory, so a dry run never creates a file.
     private func plan(_ entries: [SeedEntry]) throws -> [SeedOutcome] {
-      guard case .file(let url) = try storeOptions.address() else {
-        return try storeOptions.open().seedPlan(entries, replacing: replace)
-      }
-      if FileManager.default.fileExists(atPath: url.path) {
-        return try BowTieStore.open(at: url).store.seedPlan(entries, replacing: replace)
-      }
-      return try BowTieStore.inMemory().seedPlan(entries, replacing: replace)
+      try storeOptions.openForDryRun().seedPlan(entries, replacing: replace)
     }
 
     private func printPlan(_ entries: [SeedEntry], outcomes: [SeedOutcome]) throws {
-      let summary = SeedSummary(outcomes)
       if output.json {
-        let ties = zip(entries, outcomes).map { entry, outcome in
-          PlannedTie(searchKey: entry.tie.searchKey, name: entry.tie.name, outcome: outcome)
-        }
-        try TieOutput(json: true).printJSON(SeedPlanJSON(summary: summary, ties: ties))
+        try TieOutput(json: true).printJSON(SeedPlanJSON(entries: entries, outcomes: outcomes))
         return
       }
+      let summary = SeedSummary(outcomes)
       for (entry, outcome) in zip(entries, outcomes) {
         let verb = outcome.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)
         Terminal.printLine("\(verb)\(entry.tie.searchKey)  \(entry.tie.name)")
@@ -101,74 +92,5 @@ extension Bowties {
         "would add \(summary.added), replace \(summary.replaced), skip \(summary.skipped); "
           + "nothing changed")
     }
-  }
-}
-
-/// What `seed --dry-run --json` prints.
-struct SeedPlanJSON: Encodable {
-  var dryRun = true
-  var summary: SeedSummary
-  var ties: [PlannedTie]
-}
-
-struct PlannedTie: Encodable {
-  var searchKey: String
-  var name: String
-  var outcome: SeedOutcome
-}
-
-/// Where `seed` reads from: the built-in samples, a file, a folder, or standard input.
-struct SeedInput {
-  var argument: String?
-  var format: SeedFile.Format?
-  /// Whether photos are read (`--no-photos` says not).
-  var photos = true
-
-  func entries() throws -> [SeedEntry] {
-    guard let argument else { return try SampleData.entries(photos: photos) }
-    let currentFolder = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
-    if argument == "-" {
-      let data = FileHandle.standardInput.readDataToEndOfFile()
-      return try SeedFile.parse(
-        data, source: "standard input",
-        images: photos ? .folder(currentFolder.appendingPathComponent("images")) : .skipped,
-        format: format ?? Self.sniff(data))
-    }
-    var file = URL(fileURLWithPath: argument, relativeTo: currentFolder).standardizedFileURL
-    var isDirectory: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: file.path, isDirectory: &isDirectory) else {
-      throw BowTieError.inputUnreadable(path: argument, reason: "no such file")
-    }
-    if isDirectory.boolValue {
-      // An export folder: its seed file, and images/ beside it.
-      let candidates = ["SampleData.plist", "SampleData.json"].map {
-        file.appendingPathComponent($0)
-      }
-      guard
-        let inside = candidates.first(where: { FileManager.default.fileExists(atPath: $0.path) })
-      else {
-        throw BowTieError.inputUnreadable(
-          path: argument, reason: "it is a folder without SampleData.plist or SampleData.json")
-      }
-      file = inside
-    }
-    let data: Data
-    do {
-      data = try Data(contentsOf: file)
-    } catch {
-      throw BowTieError.inputUnreadable(path: argument, reason: "permission denied or unreadable")
-    }
-    let detected = file.pathExtension.lowercased() == "json" ? .json : Self.sniff(data)
-    return try SeedFile.parse(
-      data, source: argument,
-      images: photos
-        ? .folder(file.deletingLastPathComponent().appendingPathComponent("images")) : .skipped,
-      format: format ?? detected)
-  }
-
-  /// JSON starts with "[" or "{" after white space; anything else is taken for a plist.
-  static func sniff(_ data: Data) -> SeedFile.Format {
-    let first = data.prefix(64).first { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }
-    return first == UInt8(ascii: "[") || first == UInt8(ascii: "{") ? .json : .plist
   }
 }

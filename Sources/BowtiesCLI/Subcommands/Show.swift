@@ -23,8 +23,8 @@ extension Bowties {
     func run() throws {
       let store = try storeOptions.open()
       let found = try store.tie(matching: tie)
-      // The photo is read and decoded only when it will be drawn, so --json and --image never
-      // start as fast as before.
+      // The photo is read and decoded only when it will be drawn, so that --json and
+      // --image never, which draw none, skip that cost.
       let photo = !output.json && imageOptions.drawsImage ? PhotoDrawing.forStandardOutput() : nil
       try TieOutput(json: output.json).printDetails(found, store: store, photo: photo)
     }

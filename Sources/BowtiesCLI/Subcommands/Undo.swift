@@ -19,7 +19,7 @@ extension Bowties {
       let store = try storeOptions.open()
       let undone = try store.undo()
       if output.json {
-        try TieOutput(json: true).printJSON(UndoJSON(undone))
+        try TieOutput(json: true).printJSON(UndoJSON(undone, describe: Self.describe))
       } else if let undone {
         Terminal.printLine(Self.describe(undone))
       } else {
@@ -49,40 +49,4 @@ extension Bowties {
       }
     }
   }
-}
-
-/// What `undo --json` prints: `{"undone": null}` when there was nothing to undo.
-struct UndoJSON: Encodable {
-  struct Undone: Encodable {
-    var command: String
-    var description: String
-    /// Null when the undo removed the tie (an undone `add`).
-    var tie: TieJSON?
-
-    func encode(to encoder: any Encoder) throws {
-      var container = encoder.container(keyedBy: CodingKeys.self)
-      try container.encode(command, forKey: .command)
-      try container.encode(description, forKey: .description)
-      try container.encode(tie, forKey: .tie)
-    }
-
-    private enum CodingKeys: String, CodingKey { case command, description, tie }
-  }
-
-  var undone: Undone?
-
-  init(_ undone: UndoneChange?) {
-    self.undone = undone.map { change in
-      Undone(
-        command: change.change.command, description: Bowties.Undo.describe(change),
-        tie: change.tie.map(TieJSON.init))
-    }
-  }
-
-  func encode(to encoder: any Encoder) throws {
-    var container = encoder.container(keyedBy: CodingKeys.self)
-    try container.encode(undone, forKey: .undone)
-  }
-
-  private enum CodingKeys: String, CodingKey { case undone }
 }

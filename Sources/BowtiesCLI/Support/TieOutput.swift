@@ -22,8 +22,8 @@ struct TieOutput {
   ///
   /// In the POSIX locale (LANG unset, C or POSIX: cron jobs and most scripts) the text
   /// is put together from `localtime_r`, as `date(1)` would: setting up ICU's date
-  /// format cost a `show` 1.5 M instructions and 4 MB of memory, more than its database
-  /// work. Before 1583 ICU's calendar is Julian, so those dates still go through it.
+  /// format costs a `show` more time and memory than its database work. Before 1583 ICU's
+  /// calendar is Julian, so those dates still go through it.
   static func day(_ date: Date) -> String {
     if Terminal.localeIdentifier == nil, let text = posixDay(date) { return text }
     return dateFormatter.string(from: date)
@@ -164,9 +164,9 @@ struct TieOutput {
   }
 
   /// `list --json`: the document `printJSON` writes for the whole array, byte for byte,
-  /// written a thousand ties at a time. Encoding every tie at once held the ties, the
-  /// encoder's tree and the text together: 2.6 GB for 1,000,000 ties. (One encoding per
-  /// tie kept memory as low, but took twice as long.)
+  /// written a thousand ties at a time. Encoding every tie at once would hold the ties,
+  /// the encoder's tree and the text together; one encoding per tie keeps memory as low,
+  /// but is slower than batches.
   func streamJSON(from store: BowTieStore, _ filter: TieFilter) throws {
     let encoder = TieJSON.makeEncoder()
     var batch: [TieJSON] = []

@@ -31,6 +31,10 @@ struct SQLiteConnection: SQLConnection {
   /// Runs `statement` with `values` bound through SQLite's C API, in order, once: for the
   /// inserts a seed makes once per tie, where binding through `StatementArguments` (a
   /// generic map and a recursion per value) cost more than SQLite's own work for the row.
+  ///
+  /// The store's only raw `sqlite3_*` calls, kept because they are a measured hot path:
+  /// docs/performance.md, "Seeding at scale: `scripts/bench-seed N`" (the values bound
+  /// through SQLite's C API) and "Seeding with the last wears recorded".
   func executeMany(_ sql: String, _ values: [SQLValue]) throws {
     let statement = try db.cachedStatement(sql: sql)
     let handle = statement.sqliteStatement
@@ -81,6 +85,7 @@ struct SQLiteConnection: SQLConnection {
   /// bytes before the call returns.
   private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
+  /// The error of a raw call in ``executeMany(_:_:)``, as GRDB would have thrown it.
   private func error(_ code: Int32, _ statement: Statement) -> DatabaseError {
     DatabaseError(
       resultCode: ResultCode(rawValue: code),

@@ -5,7 +5,8 @@ import GRDB
   import Glibc
 #endif
 
-// The SQLite store's file: where it is created, how it is opened, migrated and swept.
+// The SQLite store's file: where it is created and linked into place, how it is opened, and
+// how it is swept.
 extension SQLiteEngine {
   /// Opens the store file at `url`, creating it when it does not exist.
   ///
@@ -81,12 +82,6 @@ extension SQLiteEngine {
     config.readonly = !writable
     return try DatabaseQueue(
       path: databaseLocation(for: url, readonly: config.readonly), configuration: config)
-  }
-
-  /// The file whose lock serializes migrations of the store at `url`.
-  static func migrationLock(forStoreAt url: URL) -> URL {
-    StoreLocation.externalDataDirectory(forStoreAt: url)
-      .deletingLastPathComponent().appendingPathComponent("migration.lock")
   }
 
   /// What to hand SQLite to open the store file at `url`: its path, or, for a read-only
@@ -222,74 +217,5 @@ extension SQLiteEngine {
     configuration(
       busyTimeout: busyTimeout,
       pragmas: "PRAGMA journal_mode = MEMORY; PRAGMA synchronous = OFF; PRAGMA cache_size = -65536")
-  }
-
-  // Not GRDB's `.wal`: it writes a table into the log whenever the log file is missing,
-  // which it is after every last close, so each `show` paid for a write transaction and
-  // its fsyncs, and waited for the write lock. The pragma only reads the header when the
-  // file is in WAL mode already.
-  static func configuration(
-    busyTimeout: TimeInterval,
-    pragmas: String = "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL"
-  ) -> Configuration {
-    var config = Configuration()
-    config.busyMode = .timeout(busyTimeout)
-    config.label = "BowTies"
-    if !pragmas.isEmpty {
-      config.prepareDatabase { db in try db.execute(sql: pragmas) }
-    }
-    return config
-  }
-
-  /// Brings the schema up to date, refusing a store from a newer bowties.
-  func migrate(lockFile: URL?) throws(BowTieError) {
-    let migrator = Schema.migrator(readingPhotoFile: photos.contents)
-    do {
-      let (superseded, complete) = try dbWriter.read { db in
-        (try migrator.hasBeenSuperseded(db), try migrator.hasCompletedMigrations(db))
-      }
-      if superseded {
-        let unknown = try dbWriter.read { db in
-          try migrator.appliedIdentifiers(db).subtracting(migrator.migrations).sorted()
-        }
-        throw BowTieError.storeFromNewerVersion(path: displayName, unknownMigrations: unknown)
-      }
-      if complete { return }
-      // GRDB's migrator reads which migrations are applied before it takes the write
-      // lock, so two processes could both run one; a file lock serializes them.
-      let lock = try lockFile.map { try FileLock(exclusiveAt: $0) }
-      defer { lock?.unlock() }
-      try migrator.migrate(dbWriter)
-    } catch {
-      throw storeError(error)
-    }
-  }
-}
-
-extension POSIXError {
-  /// The error `errno` holds now.
-  static var current: POSIXError { POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
-}
-
-/// An advisory `flock(2)` lock on a file, released by ``unlock()`` or when the process dies.
-struct FileLock {
-  private let descriptor: Int32
-
-  init(exclusiveAt file: URL) throws {
-    try FileSystem.createDirectories(file.deletingLastPathComponent())
-    descriptor = Glibc.open(file.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-    guard descriptor >= 0 else { throw POSIXError.current }
-    while flock(descriptor, LOCK_EX) != 0 {
-      guard errno == EINTR else {
-        let error = POSIXError.current
-        close(descriptor)
-        throw error
-      }
-    }
-  }
-
-  func unlock() {
-    flock(descriptor, LOCK_UN)
-    close(descriptor)
   }
 }

@@ -7,7 +7,7 @@ struct ArchiveClassTable {
     let name: String
     let type: any (NSObject & NSSecureCoding).Type
     /// Has an instance of `type` encode itself. Casting the object to `any NSSecureCoding`
-    /// would cost a scan of every protocol conformance in the binary (0.5 M instructions);
+    /// would cost a scan of every protocol conformance in the binary at run time;
     /// casting it to the class `type` is a pointer check.
     let encode: (NSObject, NSCoder) -> Void
   }

@@ -35,7 +35,8 @@ final class KeyedArchiveDecoder: KeyedArchiveCoder {
 
   private func decodeInstance(at index: Int) throws(ArchiveError) -> NSObject {
     if let object = decoded[index] { return object }
-    guard let entry = graph.instanceClasses[index], case .dict(let fields) = graph.objects[index]
+    guard let entry = graph.instanceClasses[index],
+      case .dictionary(let fields) = graph.objects[index]
     else {
       throw .notKeyedArchive("$objects[\(index)] is not an object")
     }
@@ -77,14 +78,15 @@ final class KeyedArchiveDecoder: KeyedArchiveCoder {
   private static func kind(of value: PropertyListValue) -> String {
     switch value {
     case .bool: "a boolean"
-    case .int: "an integer"
+    case .integer: "an integer"
     case .real: "a real number"
     case .string: "a string"
     case .data: "data"
     case .date: "a date"
     case .uid: "an object reference"
     case .array: "an array"
-    case .dict: "a dictionary"
+    case .dictionary: "a dictionary"
+    case .null: "null"
     }
   }
 
@@ -96,7 +98,7 @@ final class KeyedArchiveDecoder: KeyedArchiveCoder {
 
   override func decodeInt64(forKey key: String) -> Int64 {
     guard let value = value(forKey: key) else { return 0 }
-    guard case .int(let int) = value else {
+    guard case .integer(let int) = value else {
       mismatch(key, value, expected: "an integer")
       return 0
     }
@@ -132,7 +134,7 @@ final class KeyedArchiveDecoder: KeyedArchiveCoder {
     switch value(forKey: key) {
     case nil: return 0
     case .real(let real): return real
-    case .int(let int): return Double(int)
+    case .integer(let int): return Double(int)
     case let value?:
       mismatch(key, value, expected: "a number")
       return 0
@@ -167,7 +169,7 @@ final class KeyedArchiveDecoder: KeyedArchiveCoder {
         return nil
       }
       return NSString(string: string)
-    case .dict:
+    case .dictionary:
       guard let entry = graph.instanceClasses[index] else {
         recordFailure("key \"\(key)\" refers to a class description")
         return nil

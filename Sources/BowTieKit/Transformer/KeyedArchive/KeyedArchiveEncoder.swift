@@ -26,11 +26,11 @@ final class KeyedArchiveEncoder: KeyedArchiveCoder {
     let rootUID = try encoder.encodeInstance(root)
     let top: [String: PropertyListValue] = [
       "$archiver": .string(KeyedArchiveFormat.archiver),
-      "$version": .int(KeyedArchiveFormat.version),
-      "$top": .dict([KeyedArchiveFormat.rootKey: .uid(rootUID)]),
+      "$version": .integer(KeyedArchiveFormat.version),
+      "$top": .dictionary([KeyedArchiveFormat.rootKey: .uid(rootUID)]),
       "$objects": .array(encoder.objects),
     ]
-    return BinaryPropertyList.write(.dict(top))
+    return BinaryPropertyList.write(.dictionary(top))
   }
 
   private init(classes: ArchiveClassTable) {
@@ -66,7 +66,7 @@ final class KeyedArchiveEncoder: KeyedArchiveCoder {
       throw .unsupportedObject("\(entry.name): \(failure)")
     }
     fields[KeyedArchiveFormat.classKey] = .uid(classUID(for: entry))
-    objects[Int(uid)] = .dict(fields)
+    objects[Int(uid)] = .dictionary(fields)
     return uid
   }
 
@@ -76,7 +76,7 @@ final class KeyedArchiveEncoder: KeyedArchiveCoder {
     if let uid = classUIDs[entry.name] { return uid }
     let uid = UInt32(objects.count)
     objects.append(
-      .dict([
+      .dictionary([
         KeyedArchiveFormat.classNameKey: .string(entry.name),
         KeyedArchiveFormat.classesKey: .array([.string(entry.name), .string("NSObject")]),
       ]))
@@ -94,9 +94,11 @@ final class KeyedArchiveEncoder: KeyedArchiveCoder {
 
   // MARK: Scalars
 
-  override func encode(_ intv: Int, forKey key: String) { set(.int(Int64(intv)), forKey: key) }
-  override func encode(_ intv: Int32, forKey key: String) { set(.int(Int64(intv)), forKey: key) }
-  override func encode(_ intv: Int64, forKey key: String) { set(.int(intv), forKey: key) }
+  override func encode(_ intv: Int, forKey key: String) { set(.integer(Int64(intv)), forKey: key) }
+  override func encode(_ intv: Int32, forKey key: String) {
+    set(.integer(Int64(intv)), forKey: key)
+  }
+  override func encode(_ intv: Int64, forKey key: String) { set(.integer(intv), forKey: key) }
   override func encode(_ boolv: Bool, forKey key: String) { set(.bool(boolv), forKey: key) }
   override func encode(_ realv: Double, forKey key: String) { set(.real(realv), forKey: key) }
   override func encode(_ realv: Float, forKey key: String) {
@@ -107,10 +109,10 @@ final class KeyedArchiveEncoder: KeyedArchiveCoder {
     _ bytesp: UnsafePointer<UInt8>?, length lenv: Int, forKey key: String
   ) {
     guard let bytesp, lenv > 0 else {
-      set(.data([]), forKey: key)
+      set(.data(Data()), forKey: key)
       return
     }
-    set(.data(Array(UnsafeBufferPointer(start: bytesp, count: lenv))), forKey: key)
+    set(.data(Data(UnsafeBufferPointer(start: bytesp, count: lenv))), forKey: key)
   }
 
   // MARK: Objects

@@ -28,7 +28,7 @@ struct KeyedArchiveGraph {
   static let maxObjectDepth = 32
 
   init(validating plist: PropertyListValue, classes: ArchiveClassTable) throws(ArchiveError) {
-    guard case .dict(let top) = plist else {
+    guard case .dictionary(let top) = plist else {
       throw .notKeyedArchive("the top level is not a dictionary")
     }
     guard case .string(let archiver)? = top["$archiver"] else {
@@ -37,7 +37,7 @@ struct KeyedArchiveGraph {
     guard archiver == KeyedArchiveFormat.archiver else {
       throw .notKeyedArchive("$archiver is \"\(archiver)\", not NSKeyedArchiver")
     }
-    guard top["$version"] == .int(KeyedArchiveFormat.version) else {
+    guard top["$version"] == .integer(KeyedArchiveFormat.version) else {
       throw .notKeyedArchive("$version is missing or not \(KeyedArchiveFormat.version)")
     }
     guard case .array(let objects)? = top["$objects"] else {
@@ -46,7 +46,7 @@ struct KeyedArchiveGraph {
     guard objects.first == .string(KeyedArchiveFormat.nullName) else {
       throw .notKeyedArchive("$objects does not start with $null")
     }
-    guard case .dict(let topObjects)? = top["$top"] else {
+    guard case .dictionary(let topObjects)? = top["$top"] else {
       throw .notKeyedArchive("$top is missing or not a dictionary")
     }
     guard case .uid(let rootUID)? = topObjects[KeyedArchiveFormat.rootKey] else {
@@ -71,7 +71,7 @@ struct KeyedArchiveGraph {
   ) throws(ArchiveError) -> [Int: ArchiveClassTable.Entry] {
     var classDescriptions: [Int: ArchiveClassTable.Entry] = [:]
     for (index, object) in objects.enumerated() where index > 0 {
-      guard case .dict(let dict) = object, dict[KeyedArchiveFormat.classNameKey] != nil else {
+      guard case .dictionary(let dict) = object, dict[KeyedArchiveFormat.classNameKey] != nil else {
         continue
       }
       classDescriptions[index] = try classEntry(dict, index: index, classes: classes)
@@ -79,13 +79,14 @@ struct KeyedArchiveGraph {
     var instances: [Int: ArchiveClassTable.Entry] = [:]
     for (index, object) in objects.enumerated() where index > 0 {
       switch object {
-      case .string, .int, .real, .bool, .data:
+      case .string, .integer, .real, .bool, .data:
         continue  // NSString, NSNumber and NSData are stored as plain values.
       case .uid, .array:
         throw .notKeyedArchive("$objects[\(index)] is a bare UID or array")
-      case .date:
-        throw .notKeyedArchive("$objects[\(index)] is a date, which keyed archives never hold")
-      case .dict(let dict):
+      case .date, .null:
+        throw .notKeyedArchive(
+          "$objects[\(index)] is \(object.kind), which keyed archives never hold")
+      case .dictionary(let dict):
         if classDescriptions[index] != nil { continue }
         guard case .uid(let classUID)? = dict[KeyedArchiveFormat.classKey] else {
           throw .notKeyedArchive("$objects[\(index)] is a dictionary without a $class UID")
@@ -153,15 +154,15 @@ struct KeyedArchiveGraph {
         try checkReferences(
           in: element, objects: objects, context: context, classDescriptions: classDescriptions)
       }
-    case .dict(let dict):
+    case .dictionary(let dict):
       for (key, element) in dict {
         try checkReferences(
           in: element, objects: objects, context: "\(context).\(key)",
           classDescriptions: classDescriptions)
       }
-    case .date:
-      throw .notKeyedArchive("\(context) is a date, which keyed archives never hold")
-    case .string, .int, .real, .bool, .data:
+    case .date, .null:
+      throw .notKeyedArchive("\(context) is \(value.kind), which keyed archives never hold")
+    case .string, .integer, .real, .bool, .data:
       break
     }
   }
@@ -171,9 +172,9 @@ struct KeyedArchiveGraph {
   private func checkRoot() throws(ArchiveError) {
     switch objects[root] {
     case .string: throw .classNotAllowed("NSString")
-    case .int, .real, .bool: throw .classNotAllowed("NSNumber")
+    case .integer, .real, .bool: throw .classNotAllowed("NSNumber")
     case .data: throw .classNotAllowed("NSData")
-    case .dict where instanceClasses[root] != nil: return
+    case .dictionary where instanceClasses[root] != nil: return
     default: throw .notKeyedArchive("the root is a class description, not an object")
     }
   }
@@ -190,10 +191,10 @@ struct KeyedArchiveGraph {
     guard !onPath.contains(index) else {
       throw .notKeyedArchive("reference cycle through $objects[\(index)]")
     }
-    guard case .dict(let fields) = objects[index] else { return 0 }
+    guard case .dictionary(let fields) = objects[index] else { return 0 }
     onPath.insert(index)
     var tallest = 0
-    for child in Self.referencedInstances(in: .dict(fields), instances: instanceClasses) {
+    for child in Self.referencedInstances(in: .dictionary(fields), instances: instanceClasses) {
       let childHeight = try height(
         of: child, depth: depth + 1, heights: &heights,
         onPath: &onPath)
@@ -211,11 +212,11 @@ struct KeyedArchiveGraph {
     case .uid(let uid): return instances[Int(uid)] != nil ? [Int(uid)] : []
     case .array(let elements):
       return elements.flatMap { referencedInstances(in: $0, instances: instances) }
-    case .dict(let dict):
+    case .dictionary(let dict):
       return dict.filter { $0.key != KeyedArchiveFormat.classKey }.values.flatMap {
         referencedInstances(in: $0, instances: instances)
       }
-    case .string, .int, .real, .bool, .data, .date: return []
+    case .string, .integer, .real, .bool, .data, .date, .null: return []
     }
   }
 }

@@ -1,23 +1,4 @@
-/// A value of the binary property list (`bplist00`) subset that keyed archives and seed
-/// files use.
-///
-/// Sets, nulls and fill bytes are deliberately absent: neither `NSKeyedArchiver` nor a seed
-/// file's writer uses them for what we read, so the reader refuses them instead of carrying
-/// dead code.
-enum PropertyListValue: Equatable, Sendable {
-  case bool(Bool)
-  case int(Int64)
-  case real(Double)
-  case string(String)
-  case data([UInt8])
-  /// Seconds since 2001-01-01 UTC. Keyed archives never hold one, so the reader takes the
-  /// marker only where ``PropertyListLimits/allowsDates`` says so (seed files).
-  case date(Double)
-  /// A `CF$UID`: an index into a keyed archive's `$objects` array.
-  case uid(UInt32)
-  case array([PropertyListValue])
-  case dict([String: PropertyListValue])
-}
+import Foundation
 
 /// Bounds that keep a hostile property list from costing more than a legitimate archive.
 struct PropertyListLimits: Sendable {
@@ -143,13 +124,13 @@ private struct BinaryPropertyListReader {
     switch marker >> 4 {
     case 0x0 where marker == 0x08: return .bool(false)
     case 0x0 where marker == 0x09: return .bool(true)
-    case 0x1: return .int(try readInteger(sizeExponent: low, at: cursor))
+    case 0x1: return .integer(try readInteger(sizeExponent: low, at: cursor))
     case 0x2: return .real(try readReal(sizeExponent: low, at: cursor))
     case 0x3 where marker == 0x33 && limits.allowsDates:
-      return .date(try readReal(sizeExponent: 3, at: cursor))
+      return .date(Date(timeIntervalSinceReferenceDate: try readReal(sizeExponent: 3, at: cursor)))
     case 0x4:
       let count = try readCount(low, cursor: &cursor)
-      return .data(Array(bytes[try span(from: cursor, length: count)]))
+      return .data(Data(bytes[try span(from: cursor, length: count)]))
     case 0x5:
       let count = try readCount(low, cursor: &cursor)
       return .string(try asciiString(try span(from: cursor, length: count)))
@@ -179,7 +160,7 @@ private struct BinaryPropertyListReader {
       onPath[index] = true
       var dict: [String: PropertyListValue] = [:]
       // Keys first, then values. By index rather than zip(_:_:) over two slices, which
-      // made every process that read a color look up two conformances at run time.
+      // would make every process that reads a color look up two conformances at run time.
       for position in 0..<count {
         let (keyRef, valueRef) = (refs[position], refs[count + position])
         guard case .string(let key) = try readObject(keyRef, depth: depth + 1) else {
@@ -191,7 +172,7 @@ private struct BinaryPropertyListReader {
         dict[key] = try readObject(valueRef, depth: depth + 1)
       }
       onPath[index] = false
-      return .dict(dict)
+      return .dictionary(dict)
     default:
       throw badMarker(marker, at: start)
     }

@@ -39,25 +39,24 @@ enum XMLPropertyListWriter {
     switch value {
     case .bool(let flag):
       text += indent + (flag ? "<true/>\n" : "<false/>\n")
-    case .int(let number):
+    case .integer(let number):
       text += "\(indent)<integer>\(number)</integer>\n"
     case .real(let number):
       text += "\(indent)<real>\(shortest(number))</real>\n"
     case .string(let string):
       text += "\(indent)<string>\(escaped(string))</string>\n"
-    case .date(let seconds):
-      let date = Date(timeIntervalSinceReferenceDate: seconds)
+    case .date(let date):
       text += "\(indent)<date>\(ISO8601.formatUTC(date))</date>\n"
     case .data(let bytes):
       text += "\(indent)<data>\n"
-      let base64 = Array(Data(bytes).base64EncodedString().utf8)
+      let base64 = Array(bytes.base64EncodedString().utf8)
       for start in stride(from: 0, to: base64.count, by: 60) {
         let line = base64[start..<min(start + 60, base64.count)]
         text += indent + String(decoding: line, as: UTF8.self) + "\n"
       }
       text += "\(indent)</data>\n"
     case .uid(let uid):
-      append(.dict(["CF$UID": .int(Int64(uid))]), indent: indent, to: &text)
+      append(.dictionary(["CF$UID": .integer(Int64(uid))]), indent: indent, to: &text)
     case .array(let elements):
       guard !elements.isEmpty else {
         text += "\(indent)<array/>\n"
@@ -66,7 +65,7 @@ enum XMLPropertyListWriter {
       text += "\(indent)<array>\n"
       for element in elements { append(element, indent: indent + "\t", to: &text) }
       text += "\(indent)</array>\n"
-    case .dict(let dict):
+    case .dictionary(let dict):
       guard !dict.isEmpty else {
         text += "\(indent)<dict/>\n"
         return
@@ -77,6 +76,8 @@ enum XMLPropertyListWriter {
         if let element = dict[key] { append(element, indent: indent + "\t", to: &text) }
       }
       text += "\(indent)</dict>\n"
+    case .null:
+      preconditionFailure("JSON's null has no place in a property list")
     }
   }
 

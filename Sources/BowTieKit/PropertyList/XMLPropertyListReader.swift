@@ -5,15 +5,15 @@ import Foundation
 /// elements one at a time.
 ///
 /// Foundation's `PropertyListSerialization` builds the whole document as Foundation
-/// objects first: about 31 µs and several kilobytes a tie, which made seeding 100,000 ties
-/// slower than a Python script and took over 500 MB. Here only one entry exists at a time,
-/// built directly as a typed ``PlistValue`` from parser events. (libxml2's `xmlTextReader`
-/// did the same job at twice the cost: it builds and frees a tree node for every event.)
+/// objects first, so a large seed file costs time and memory in proportion to all its
+/// ties at once. Here only one entry exists at a time, built directly as a typed
+/// ``PropertyListValue`` from parser events. (Not libxml2's `xmlTextReader`: it builds and
+/// frees a tree node for every event.)
 /// Element names are matched as libxml2's bytes; only keys and strings become strings.
 ///
 /// Hostile input is refused, never followed: no network, no external DTD, entity
 /// declarations ignored and references other than XML's own refused, nesting capped.
-struct XMLPlistReader {
+struct XMLPropertyListReader {
   /// What a failure says, for "not a property list (…)".
   struct Failure: Error {
     var reason: String
@@ -22,7 +22,7 @@ struct XMLPlistReader {
   /// The root value, when it is not an array: what the caller names in its refusal.
   enum Root {
     case array(count: Int)
-    case other(PlistValue)
+    case other(PropertyListValue)
   }
 
   static let maximumDepth = 32
@@ -39,7 +39,7 @@ struct XMLPlistReader {
 
   /// Calls `element` with each item of the root array, in order.
   static func read(
-    _ data: Data, element: (_ index: Int, _ value: PlistValue) throws(BowTieError) -> Void
+    _ data: Data, element: (_ index: Int, _ value: PropertyListValue) throws(BowTieError) -> Void
   ) throws(BowTieError) -> Root {
     try withoutActuallyEscaping(element) { element throws(BowTieError) in
       var builder = Builder(element: element)
@@ -101,11 +101,11 @@ struct XMLPlistReader {
     private enum Frame {
       /// The document's array: its items go to `element` as they complete, never kept.
       case root(count: Int)
-      case array([PlistValue])
-      case dictionary([String: PlistValue], key: String?)
+      case array([PropertyListValue])
+      case dictionary([String: PropertyListValue], key: String?)
     }
 
-    let element: (Int, PlistValue) throws(BowTieError) -> Void
+    let element: (Int, PropertyListValue) throws(BowTieError) -> Void
     private(set) var root: Root?
     private var context: xmlParserCtxtPtr?
     private var frames: [Frame] = []
@@ -116,7 +116,7 @@ struct XMLPlistReader {
     private var failure: Failure?
     private var elementError: BowTieError?
 
-    init(element: @escaping (Int, PlistValue) throws(BowTieError) -> Void) {
+    init(element: @escaping (Int, PropertyListValue) throws(BowTieError) -> Void) {
       self.element = element
       text.reserveCapacity(256)
     }
@@ -234,8 +234,8 @@ struct XMLPlistReader {
       } else if element == .key {
         return fail("<key> outside a <dict>")
       }
-      guard frames.count < XMLPlistReader.maximumDepth else {
-        return fail("nested more than \(XMLPlistReader.maximumDepth) deep")
+      guard frames.count < XMLPropertyListReader.maximumDepth else {
+        return fail("nested more than \(XMLPropertyListReader.maximumDepth) deep")
       }
       switch element {
       case .array: frames.append(frames.isEmpty ? .root(count: 0) : .array([]))
@@ -292,7 +292,7 @@ struct XMLPlistReader {
     }
 
     /// Puts a finished value where it belongs: in its container, or out to `element`.
-    private mutating func complete(_ value: PlistValue) {
+    private mutating func complete(_ value: PropertyListValue) {
       switch frames.popLast() {
       case nil:
         root = .other(value)
@@ -329,7 +329,7 @@ struct XMLPlistReader {
       return string[first...last]
     }
 
-    private func value(of leaf: Element) throws -> PlistValue {
+    private func value(of leaf: Element) throws -> PropertyListValue {
       switch leaf {
       case .string:
         return .string(String(decoding: text, as: UTF8.self))

@@ -5,7 +5,7 @@ struct BinaryPropertyListWriter {
   private enum Node {
     case scalar(PropertyListValue)
     case array([Int])
-    case dict(keys: [Int], values: [Int])
+    case dictionary(keys: [Int], values: [Int])
   }
 
   private var nodes: [Node] = []
@@ -38,13 +38,13 @@ struct BinaryPropertyListWriter {
     case .array(let elements):
       nodes.append(.array([]))
       nodes[index] = .array(elements.map { flatten($0) })
-    case .dict(let dict):
-      nodes.append(.dict(keys: [], values: []))
+    case .dictionary(let dict):
+      nodes.append(.dictionary(keys: [], values: []))
       // Sorted keys keep archives byte-for-byte reproducible.
       let keys = dict.keys.sorted()
       let keyRefs = keys.map { flatten(.string($0)) }
       let valueRefs = keys.compactMap { dict[$0] }.map { flatten($0) }
-      nodes[index] = .dict(keys: keyRefs, values: valueRefs)
+      nodes[index] = .dictionary(keys: keyRefs, values: valueRefs)
     default:
       nodes.append(.scalar(value))
     }
@@ -56,7 +56,7 @@ struct BinaryPropertyListWriter {
     case .array(let refs):
       Self.appendHeader(0xA, count: refs.count, to: &output)
       for ref in refs { Self.appendBigEndian(UInt64(ref), size: refSize, to: &output) }
-    case .dict(let keys, let values):
+    case .dictionary(let keys, let values):
       Self.appendHeader(0xD, count: keys.count, to: &output)
       for ref in keys + values { Self.appendBigEndian(UInt64(ref), size: refSize, to: &output) }
     case .scalar(let value):
@@ -68,7 +68,7 @@ struct BinaryPropertyListWriter {
     switch value {
     case .bool(let flag):
       output.append(flag ? 0x09 : 0x08)
-    case .int(let int):
+    case .integer(let int):
       appendInteger(int, to: &output)
     case .real(let real):
       output.append(0x23)
@@ -84,15 +84,17 @@ struct BinaryPropertyListWriter {
     case .data(let data):
       appendHeader(0x4, count: data.count, to: &output)
       output += data
-    case .date(let seconds):
+    case .date(let date):
       output.append(0x33)
-      appendBigEndian(seconds.bitPattern, size: 8, to: &output)
+      appendBigEndian(date.timeIntervalSinceReferenceDate.bitPattern, size: 8, to: &output)
     case .uid(let uid):
       let size = uid <= 0xFF ? 1 : uid <= 0xFFFF ? 2 : 4
       output.append(0x80 | UInt8(size - 1))
       appendBigEndian(UInt64(uid), size: size, to: &output)
-    case .array, .dict:
+    case .array, .dictionary:
       preconditionFailure("containers are flattened before serialization")
+    case .null:
+      preconditionFailure("JSON's null has no place in a property list")
     }
   }
 

@@ -1,5 +1,7 @@
 import Foundation
 
+// Adding, editing and removing whole ties, and the save they share with seeding.
+
 /// What `edit` changes; a nil attribute stays as it is.
 public struct TieEdit: Sendable {
   public enum PhotoChange: Sendable {
@@ -121,5 +123,79 @@ extension BowTieStore {
       if taken == nil { return candidate }
     }
     return String(UUID().uuidString.prefix(8))
+  }
+
+  /// What a caller has already made sure of, so that a save does not check it again.
+  struct SaveChecks: OptionSet {
+    let rawValue: Int
+    /// The tie passed ``BowTie/validate()``.
+    static let validated = SaveChecks(rawValue: 1 << 0)
+    /// No other stored tie has the tie's search key.
+    static let keyIsFree = SaveChecks(rawValue: 1 << 1)
+  }
+
+  /// Validates and saves a whole tie (insert or update), storing a large photo
+  /// externally. Runs inside the caller's write transaction.
+  func save(
+    _ tie: BowTie, replacing existing: BowTie?, in connection: any SQLConnection,
+    _ photos: any PhotoWriter, alreadyChecked: SaveChecks = []
+  ) throws {
+    var tie = tie
+    if !alreadyChecked.contains(.validated) {
+      try tie.validate()
+    }
+    if !alreadyChecked.contains(.keyIsFree) {
+      let key = BowTie.canonicalKey(tie.searchKey)
+      if let other = try connection.fetchValue(
+        "SELECT name FROM bowTie WHERE canonicalKey = ? AND id != ? LIMIT 1", [key, tie.id.text],
+        as: String.self)
+      {
+        throw BowTieError.invalidTie(
+          name: tie.name,
+          ValidationFailure(
+            attribute: "searchKey", reason: "'\(tie.searchKey)' is already used by \(other)"))
+      }
+    }
+    // New bytes, not yet checked (a library caller's): checked now, as every photo is on
+    // its way in. Bytes read from the store are not: a photo stored before photos were
+    // checked must not stop an edit of the price.
+    if let data = tie.photoData, tie.storedPhotoByteCount == nil, tie.photoDescription == nil {
+      do {
+        tie.setPhoto(try PhotoIntake.check(data))
+      } catch {
+        throw BowTieError.invalidTie(
+          name: tie.name, ValidationFailure(attribute: "photoData", reason: error.description))
+      }
+    }
+    // New bytes decide where the photo lives; without them, an external photo the tie
+    // already refers to stays as it is.
+    if let data = tie.photoData {
+      tie.externalPhotoName = nil
+      if photos.isExternal(byteCount: data.count) {
+        tie.externalPhotoName = try photos.store(data)
+      }
+    }
+    if let old = existing?.externalPhotoName, old != tie.externalPhotoName {
+      photos.release(old)
+    }
+    // timesWorn is what the caller says the tie has been worn in all; the recorded
+    // events are part of that count, so the rest came from before the history.
+    let events =
+      existing == nil
+      ? 0
+      : try connection.fetchValue(
+        "SELECT count(*) FROM wearEvent WHERE tieId = ?", [tie.id.text], as: Int.self) ?? 0
+    guard Int(tie.timesWorn) >= events else {
+      throw BowTieError.invalidTie(
+        name: tie.name,
+        ValidationFailure(
+          attribute: "timesWorn", reason: "\(tie.timesWorn) is below the \(events) recorded wears"))
+    }
+    tie.wearsBeforeHistory = tie.timesWorn - Int32(events)
+    if existing == nil {
+      try tie.insertRow(connection)
+    } else {
+      try tie.updateRow(connection)
+    }
   }
 }

@@ -1,0 +1,66 @@
+import Foundation
+
+/// Where `seed` reads from: the built-in samples, a file, an export folder, or standard
+/// input; and which format that is, when it is not said.
+public struct SeedInput: Sendable {
+  /// A path, `-` for standard input, or nil for the built-in sample ties.
+  public var argument: String?
+  /// The format, when the user said; else from the file's name or its first character.
+  public var format: SeedFile.Format?
+  /// Whether photos are read (`--no-photos` says not).
+  public var photos = true
+
+  public init(argument: String?, format: SeedFile.Format?, photos: Bool) {
+    self.argument = argument
+    self.format = format
+    self.photos = photos
+  }
+
+  /// Reads and checks every entry; nothing is stored.
+  ///
+  /// - Parameter standardInput: reads standard input whole, for the argument `-`.
+  public func entries(
+    standardInput: () -> Data = { FileHandle.standardInput.readDataToEndOfFile() }
+  ) throws(BowTieError) -> [SeedEntry] {
+    guard let argument else { return try SampleData.entries(photos: photos) }
+    let currentFolder = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+    if argument == "-" {
+      let data = standardInput()
+      return try SeedFile.parse(
+        data, source: "standard input",
+        images: photos ? .folder(ExportFolder.images(in: currentFolder)) : .skipped,
+        format: format ?? Self.sniff(data))
+    }
+    var file = URL(fileURLWithPath: argument, relativeTo: currentFolder).standardizedFileURL
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: file.path, isDirectory: &isDirectory) else {
+      throw BowTieError.inputUnreadable(path: argument, reason: "no such file")
+    }
+    if isDirectory.boolValue {
+      // An export folder: its seed file, and images/ beside it.
+      guard let inside = ExportFolder.seedFile(in: file) else {
+        throw BowTieError.inputUnreadable(
+          path: argument, reason: "it is a folder without SampleData.plist or SampleData.json")
+      }
+      file = inside
+    }
+    let data: Data
+    do {
+      data = try Data(contentsOf: file)
+    } catch {
+      throw BowTieError.inputUnreadable(path: argument, reason: "permission denied or unreadable")
+    }
+    let detected = file.pathExtension.lowercased() == "json" ? .json : Self.sniff(data)
+    return try SeedFile.parse(
+      data, source: argument,
+      images: photos ? .folder(ExportFolder.images(beside: file)) : .skipped,
+      format: format ?? detected)
+  }
+
+  /// JSON starts with "[" or "{" after white space; anything else is taken for a plist,
+  /// which ``SeedFile/parse(_:source:images:format:)`` tells apart as XML or binary.
+  static func sniff(_ data: Data) -> SeedFile.Format {
+    let first = data.prefix(64).first { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }
+    return first == UInt8(ascii: "[") || first == UInt8(ascii: "{") ? .json : .plist
+  }
+}
