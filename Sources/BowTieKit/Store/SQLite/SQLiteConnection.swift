@@ -33,8 +33,8 @@ struct SQLiteConnection: SQLConnection {
   /// generic map and a recursion per value) cost more than SQLite's own work for the row.
   ///
   /// The store's only raw `sqlite3_*` calls, kept because they are a measured hot path:
-  /// docs/performance.md, "Seeding at scale: `scripts/bench-seed N`" (the values bound
-  /// through SQLite's C API) and "Seeding with the last wears recorded".
+  /// docs/performance.md, "Seeding" (the insert with values bound through SQLite's C API,
+  /// and the wear event each seeded tie's last wear records).
   func executeMany(_ sql: String, _ values: [SQLValue]) throws {
     let statement = try db.cachedStatement(sql: sql)
     let handle = statement.sqliteStatement
