@@ -34,6 +34,17 @@ struct ExchangeCommandTests {
     try bowtie.run(Bowtie.binary.path, ["export", "--store", other, "-o", second.path] + format)
     #expect(try read(first) == read(second))
     #expect(try read(first).count > 150_000, "photos travel inside a single-file export")
+    // Each price comes back in its currency, not in the one a seed assumes without.
+    let prices = { (store: String) throws -> [String] in
+      let listed = try bowtie.run(Bowtie.binary.path, ["list", "--json", "--store", store])
+      let ties =
+        try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]]
+      return (ties ?? []).compactMap { tie in
+        (tie["price"] as? String).map { "\(tie["searchKey"] ?? "") \($0) \(tie["currency"] ?? "")" }
+      }
+    }
+    #expect(try prices(other) == ["G 24.99 EUR"])
+    #expect(try prices(other) == prices(bowtie.store))
   }
 
   @Test("an export folder holds SampleData.plist and images/, and seeds as it is")
