@@ -80,6 +80,22 @@ struct CurrencyTests {
     #expect(LocalizedText.string(from: when, formatter) == "Nov 24, 2025 at 4:00 PM")
   }
 
+  @Test("--json has the currency beside the price; JSON without it still decodes")
+  func json() throws {
+    let tie = BowTie(name: "Teal", searchKey: "T", price: Decimal(string: "19.99"), currency: "EUR")
+    let data = try TieJSON.makeEncoder().encode(TieJSON(tie))
+    let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    #expect(object["price"] as? String == "19.99" && object["currency"] as? String == "EUR")
+    let decoded = try JSONDecoder().decode(TieJSON.self, from: data)
+    #expect(decoded.price == "19.99" && decoded.currency == "EUR")
+    // What bowties printed before prices had a currency.
+    var older = object
+    older["currency"] = nil
+    let old = try JSONDecoder().decode(
+      TieJSON.self, from: JSONSerialization.data(withJSONObject: older))
+    #expect(old.price == "19.99" && old.currency == nil)
+  }
+
   @Test("a price is stored with its currency; the database refuses one without")
   func storage() throws {
     let folder = TemporaryFolder()
