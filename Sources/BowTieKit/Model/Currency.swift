@@ -60,8 +60,14 @@ extension BowTie {
     -> (amount: Decimal, currency: String)
   {
     let parts = text.trimmingSpaces().split(whereSeparator: { $0 == " " || $0 == "\t" })
-    guard parts.count == 2 else { return (try parsePrice(text), defaultCurrency) }
+    guard parts.count <= 2, PlainDecimal.isPlain(parts.first ?? "") else {
+      let hint = text.contains(",") ? " (write decimals with a dot)" : ""
+      throw .invalidValue(
+        "'\(text)' is not a price: use an amount, then its currency if it is not "
+          + "\(defaultCurrency): 19.99 or \"19.99 EUR\"\(hint)")
+    }
     let amount = try parsePrice(String(parts[0]))
+    guard parts.count == 2 else { return (amount, defaultCurrency) }
     return (amount, try Currency.parse(String(parts[1])))
   }
 }
