@@ -136,7 +136,7 @@ struct CurrencyTests {
     edit.currency = "JPY"
     let edited = try store.edit("T", edit)
     #expect(edited.price == 2500 && edited.currency == "JPY")
-    try store.undo()
+    _ = try store.undo()
     let undone = try store.tie(matching: "T")
     #expect(undone.price == Decimal(string: "19.99") && undone.currency == "EUR")
   }

@@ -69,7 +69,7 @@ struct PostgresCurrencyTests {
     }
     try first.store.closeDatabase()
     // The store as bowties left it before prices had a currency, with a price.
-    try psql(
+    _ = try psql(
       """
       ALTER TABLE bowTie DROP CONSTRAINT bowTie_priceCurrency;
       ALTER TABLE bowTie DROP COLUMN currency;
