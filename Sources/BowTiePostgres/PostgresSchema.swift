@@ -76,7 +76,19 @@ enum PostgresSchema {
       );
       CREATE INDEX undoEntry_photoFile ON undoEntry (photoFile) WHERE photoFile IS NOT NULL;
       """
-    )
+    ),
+    // A price is in a currency (SQLite's v7): existing prices are taken as US dollars,
+    // `Currency.unlabelled`. The constraint is added once every price has its currency.
+    (
+      "p2: price currency",
+      """
+      ALTER TABLE bowTie ADD COLUMN currency TEXT COLLATE "C"
+        CHECK (currency IS NULL OR currency ~ '^[A-Z]{3}$');
+      UPDATE bowTie SET currency = 'USD' WHERE price IS NOT NULL;
+      ALTER TABLE bowTie ADD CONSTRAINT bowTie_priceCurrency
+        CHECK ((price IS NULL) = (currency IS NULL));
+      """
+    ),
   ]
 
   /// Whether the database has a bowties store yet.

@@ -42,7 +42,7 @@ struct InventoryTests {
     let (folder, store) = try samples()
     let price = try #require(Decimal(string: "0.1"))
     let tie = try store.add(
-      BowTie(name: "Dime", searchKey: "", rating: 1, price: price + price + price))
+      BowTie(name: "Dime", searchKey: "", rating: 1, price: price + price + price, currency: "USD"))
     #expect(tie.price == Decimal(string: "0.3"))
     let text = try DatabaseQueue(path: folder.storeURL.path).read { db in
       try String.fetchOne(
@@ -69,6 +69,7 @@ struct InventoryTests {
     edit.name = "Crimson Bow Tie"
     edit.rating = 2
     edit.price = Decimal(string: "24.5")
+    edit.currency = "GBP"
     edit.photo = .replace(try PhotoIntake.check(photoBytes(count: 200_000, seed: 11)))
     let edited = try store.edit("R", edit)
     #expect(edited.name == "Crimson Bow Tie" && edited.rating == 2 && edited.searchKey == "R")

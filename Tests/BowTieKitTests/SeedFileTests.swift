@@ -157,6 +157,31 @@ struct SeedFileTests {
     #expect(refusal([bad]).contains("price must be an amount, found a boolean"))
   }
 
+  @Test("a price's currency is a key or follows the amount; without one it is US dollars")
+  func currencies() throws {
+    var keyed = tieEntry("A", key: "A")
+    keyed["price"] = "19.99"
+    keyed["currency"] = "EUR"
+    var typed = tieEntry("B", key: "B")
+    typed["price"] = "2500 JPY"
+    var bare = tieEntry("C", key: "C")
+    bare["price"] = 5
+    let entries = try parse([keyed, typed, bare])
+    #expect(entries.map(\.tie.currency) == ["EUR", "JPY", "USD"])
+    #expect(entries.map(\.tie.price) == [Decimal(string: "19.99"), 2500, 5])
+    var bad = tieEntry("D", key: "D")
+    bad["price"] = "5"
+    bad["currency"] = "eur"
+    #expect(refusal([bad]).contains("currency 'eur' is not an ISO 4217 currency code"))
+    bad["currency"] = "ZZZ"
+    #expect(refusal([bad]).contains("currency 'ZZZ' is not a known ISO 4217 currency code"))
+    bad["currency"] = "EUR"
+    bad["price"] = "5 EUR"
+    #expect(refusal([bad]).contains("currency is given twice"))
+    bad["price"] = nil
+    #expect(refusal([bad]).contains("currency is given without a price"))
+  }
+
   @Test("duplicate ids or search keys in one plist")
   func duplicates() {
     let id = UUID().uuidString

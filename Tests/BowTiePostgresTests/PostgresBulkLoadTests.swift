@@ -15,7 +15,7 @@ struct PostgresBulkLoadTests {
   func targets() {
     let tie = PostgresSQLConnection.copyTarget(of: BowTie.insertSQL)
     #expect(tie?.table == "bowtie")
-    #expect(tie?.columns.first == "id" && tie?.columns.count == 19)
+    #expect(tie?.columns.first == "id" && tie?.columns.count == 20)
     #expect(tie?.columns.contains("canonicalkey") == true)
     #expect(
       PostgresSQLConnection.copyTarget(of: "INSERT INTO wearEvent (tieId, wornAt) VALUES (?, ?)")

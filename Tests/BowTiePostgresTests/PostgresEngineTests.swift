@@ -48,3 +48,49 @@ struct PostgresEngineTests {
     }
   }
 }
+
+@Suite(
+  "PostgreSQL prices and currencies",
+  .enabled(
+    if: PostgresTestServer.shared != nil, Comment(rawValue: PostgresTestServer.unavailableReason)))
+struct PostgresCurrencyTests {
+  let server = PostgresTestServer.shared!
+
+  @Test("an older store's prices become US dollars; the database keeps price and currency together")
+  func migration() throws {
+    ColorAttributeTransformer.register()
+    let database = try server.makeDatabase()
+    let psql = { (sql: String) throws -> String in
+      try server.psql(
+        sql, user: database.role, password: database.password, database: database.role)
+    }
+    let first = try PostgresEngine.open(uri: database.uri, environment: [:]) {
+      try $0.seed(SampleData.entries(photos: false))
+    }
+    try first.store.closeDatabase()
+    // The store as bowties left it before prices had a currency, with a price.
+    _ = try psql(
+      """
+      ALTER TABLE bowTie DROP CONSTRAINT bowTie_priceCurrency;
+      ALTER TABLE bowTie DROP COLUMN currency;
+      DELETE FROM bowties_migrations WHERE name = 'p2: price currency';
+      UPDATE bowTie SET price = '19.99' WHERE searchKey = 'R';
+      """)
+    let opened = try PostgresEngine.open(uri: database.uri, environment: [:])
+    let red = try opened.store.tie(matching: "R")
+    #expect(red.price == Decimal(string: "19.99") && red.currency == "USD")
+    #expect(try opened.store.tie(matching: "O").currency == nil)
+    try opened.store.closeDatabase()
+    for sql in [
+      "UPDATE bowTie SET currency = NULL WHERE searchKey = 'R'",
+      "UPDATE bowTie SET currency = 'usd' WHERE searchKey = 'R'",
+      "UPDATE bowTie SET currency = 'USDX' WHERE searchKey = 'R'",
+      "UPDATE bowTie SET currency = 'EUR' WHERE searchKey = 'O'",
+    ] {
+      #expect(throws: (any Error).self, "\(sql)") { try psql(sql) }
+    }
+    #expect(
+      try psql("SELECT price || ' ' || currency FROM bowTie WHERE searchKey = 'R'") == "19.99 USD\n"
+    )
+  }
+}

@@ -69,7 +69,7 @@ struct CommandTests {
     #expect(
       Set(object.keys) == [
         "id", "name", "searchKey", "rating", "timesWorn", "lastWorn", "isFavorite", "url",
-        "price", "tintColor", "photoBytes", "photoFormat", "photoWidth", "photoHeight",
+        "price", "currency", "tintColor", "photoBytes", "photoFormat", "photoWidth", "photoHeight",
       ])
     #expect(object["name"] as? String == "Green Bow Tie")
     #expect(object["id"] as? String == "0B0771E5-0000-4000-8000-000000000004")

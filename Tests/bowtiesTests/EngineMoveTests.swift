@@ -26,7 +26,7 @@ struct EngineMoveTests {
       ["add", "--name", "Paisley", "--key", "P", "--rating", "2", "--photo", large.path],
       ["add", "--name", "Kept", "--key", "K", "--rating", "1", "--photo", kept.path],
       ["add", "--name", "Phone", "--key", "J", "--photo", Fixtures.photo("phone.jpg").path],
-      ["edit", "J", "--price", "19.99", "--color", "teal", "--url", "https://example.com/j"],
+      ["edit", "J", "--price", "19.99 EUR", "--color", "teal", "--url", "https://example.com/j"],
       ["remove", "P", "--yes"], ["remove", "G", "--yes"], ["wear", "J"],
     ]
     for step in steps {
@@ -156,11 +156,16 @@ struct EngineMoveTests {
     let bowtie = Bowtie()
     defer { bowtie.remove() }
     try filledStore(bowtie)
-    // What bowties wrote before undo entries said who made them.
+    // What bowties wrote before undo entries said who made them, and before prices had
+    // a currency.
     try bowtie.sqlite(
       """
       ALTER TABLE undoEntry DROP COLUMN madeBy;
       DELETE FROM grdb_migrations WHERE identifier = 'v6: undo by user';
+      DROP TRIGGER bowTie_priceCurrency_insert;
+      DROP TRIGGER bowTie_priceCurrency_update;
+      ALTER TABLE bowTie DROP COLUMN currency;
+      DELETE FROM grdb_migrations WHERE identifier = 'v7: price currency';
       """)
     let bytes = try Data(contentsOf: URL(fileURLWithPath: bowtie.store))
     let restored = try bowtie(
@@ -173,6 +178,11 @@ struct EngineMoveTests {
     let logged = try bowtie.sqlite("SELECT count(*) FROM undoEntry")
     #expect(Int(logged.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0 > 0)
     #expect(entries == logged)
+    // Its price, which had no currency, is in US dollars.
+    #expect(
+      try server.psql(
+        "SELECT price || ' ' || currency FROM bowTie WHERE searchKey = 'J'", user: database.role,
+        password: database.password, database: database.role) == "19.99 USD\n")
     // An undo entry from before is anyone's to take back.
     #expect(try bowtie(["undo"], store: database.uri, environment: user).status == 0)
   }

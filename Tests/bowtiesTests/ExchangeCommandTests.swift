@@ -7,7 +7,7 @@ struct ExchangeCommandTests {
   private func richStore() throws -> Bowtie {
     let bowtie = Bowtie()
     try bowtie("wear", "R", "--date", "2026-11-20T08:30:15.250Z")
-    try bowtie("edit", "G", "--price", "24.99")
+    try bowtie("edit", "G", "--price", "24.99 EUR")
     let big = testPNG(bytes: 150_008)
     let file = bowtie.folder.appendingPathComponent("big.png")
     try big.write(to: file)
@@ -34,6 +34,17 @@ struct ExchangeCommandTests {
     try bowtie.run(Bowtie.binary.path, ["export", "--store", other, "-o", second.path] + format)
     #expect(try read(first) == read(second))
     #expect(try read(first).count > 150_000, "photos travel inside a single-file export")
+    // Each price comes back in its currency, not in the one a seed assumes without.
+    let prices = { (store: String) throws -> [String] in
+      let listed = try bowtie.run(Bowtie.binary.path, ["list", "--json", "--store", store])
+      let ties =
+        try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]]
+      return (ties ?? []).compactMap { tie in
+        (tie["price"] as? String).map { "\(tie["searchKey"] ?? "") \($0) \(tie["currency"] ?? "")" }
+      }
+    }
+    #expect(try prices(other) == ["G 24.99 EUR"])
+    #expect(try prices(other) == prices(bowtie.store))
   }
 
   @Test("an export folder holds SampleData.plist and images/, and seeds as it is")
@@ -86,7 +97,7 @@ struct ExchangeCommandTests {
           assert red["tintColor"] == {"red": 239, "green": 48, "blue": 36}
           assert str(red["lastWorn"]) == "2026-11-20 08:30:15", red["lastWorn"]
           assert isinstance(red["photoData"], bytes) and red["photoData"][:4] == b"\\x89PNG"
-          assert ties[3]["price"] == "24.99"
+          assert ties[3]["price"] == "24.99" and ties[3]["currency"] == "EUR"
       ties = json.load(open("ties.json"))
       assert len(ties) == 8 and ties[0]["lastWorn"] == "2026-11-20T08:30:15Z"
       assert ties[7]["name"] == "Café Noir" and ties[7]["searchKey"] == "CN"
@@ -112,7 +123,7 @@ struct ExchangeCommandTests {
     #expect(try bowtie.run("/usr/bin/env", ["python3", "-c", script]).status == 0)
     #expect(try bowtie("seed", "py.xml").stdout == "added 3, replaced 0, skipped 0\n")
     #expect(try bowtie("seed", "py.bin", "--replace").stdout == "added 0, replaced 3, skipped 0\n")
-    #expect(try bowtie("show", "P2").stdout.contains("Price       $\u{00A0}2.50"))
+    #expect(try bowtie("show", "P2").stdout.contains("Price       $ 2.50"))
     let json = Data(
       #"[{"name": "JSON Tie", "searchKey": "J", "rating": 4, "lastWorn": "2026-11-01T10:00:00Z"}]"#
         .utf8)
@@ -145,9 +156,9 @@ struct ExchangeCommandTests {
     let bowtie = try richStore()
     defer { bowtie.remove() }
     let rows = try bowtie("export", "--format", "csv").stdout.split(separator: "\n")
-    #expect(
-      rows.first
-        == "id,searchKey,name,rating,timesWorn,lastWorn,isFavorite,url,price,color,photoBytes")
+    let header = "id,searchKey,name,rating,timesWorn,lastWorn,isFavorite,url,price,currency,color,"
+    #expect(rows.first.map(String.init) == header + "photoBytes")
+    #expect(rows.contains { $0.contains(",24.99,EUR,") })
     #expect(rows.count == 9)
     #expect(try bowtie("export", "--format", "csv", "--binary").status == 64)
   }

@@ -12,19 +12,19 @@ struct HistoryCommandTests {
     try bowtie("wear", "R", "--date", "2026-11-20T09:00:00Z")
     let all = try bowtie("history")
     #expect(all.status == 0 && all.stderr.isEmpty)
-    // ICU puts a narrow no-break space (U+202F) before AM.
+    // ICU puts a narrow no-break space (U+202F) before AM; bowties prints a plain one.
     // With the sample ties' last wears, which seeding recorded.
     #expect(
       all.stdout == """
-        Nov 20, 2026 at 9:00\u{202F}AM  R  Red Bow Tie
-        Nov 15, 2026 at 9:00\u{202F}AM  B  Blue Bow Tie
-        Nov 10, 2026 at 9:00\u{202F}AM  B  Blue Bow Tie
-        Nov 1, 2026 at 6:45\u{202F}PM  G  Green Bow Tie
-        Nov 1, 2026 at 9:00\u{202F}AM  R  Red Bow Tie
-        Oct 14, 2026 at 7:30\u{202F}PM  R  Red Bow Tie
-        Sep 2, 2026 at 8:15\u{202F}AM  O  Orange Bow Tie
-        Jun 21, 2026 at 12:00\u{202F}PM  Y  Yellow Bow Tie
-        Dec 24, 2025 at 8:00\u{202F}PM  V  Violet Bow Tie
+        Nov 20, 2026 at 9:00 AM  R  Red Bow Tie
+        Nov 15, 2026 at 9:00 AM  B  Blue Bow Tie
+        Nov 10, 2026 at 9:00 AM  B  Blue Bow Tie
+        Nov 1, 2026 at 6:45 PM  G  Green Bow Tie
+        Nov 1, 2026 at 9:00 AM  R  Red Bow Tie
+        Oct 14, 2026 at 7:30 PM  R  Red Bow Tie
+        Sep 2, 2026 at 8:15 AM  O  Orange Bow Tie
+        Jun 21, 2026 at 12:00 PM  Y  Yellow Bow Tie
+        Dec 24, 2025 at 8:00 PM  V  Violet Bow Tie
 
         """)
     #expect(try bowtie("history", "red").stdout.split(separator: "\n").count == 3)

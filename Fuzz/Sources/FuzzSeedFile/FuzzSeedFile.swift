@@ -94,6 +94,7 @@ struct Exported: Equatable {
   var isFavorite: Bool
   var url: String?
   var price: Decimal?
+  var currency: String?
   var color: String?
   var photo: Data?
 
@@ -109,6 +110,7 @@ struct Exported: Equatable {
     isFavorite = tie.isFavorite
     url = tie.url?.absoluteString
     price = tie.price
+    currency = tie.currency
     color = tie.tintColor?.hex
     photo = tie.photoData
   }

@@ -200,7 +200,7 @@ public struct Exporter: Sendable {
         Entry.Color(red: Int($0.red), green: Int($0.green), blue: Int($0.blue))
       },
       lastWorn: lastWorn, url: tie.url?.absoluteString,
-      price: tie.price.map(BowTie.priceText),
+      price: tie.price.map(BowTie.priceText), currency: tie.currency,
       imageName: hasFile ? imageName : nil, photoData: hasFile ? nil : item.photo)
   }
 
@@ -220,6 +220,7 @@ public struct Exporter: Sendable {
     var lastWorn: Date?
     var url: String?
     var price: String?
+    var currency: String?
     var imageName: String?
     var photoData: Data?
 
@@ -238,6 +239,7 @@ public struct Exporter: Sendable {
       if let lastWorn { dict["lastWorn"] = .date(lastWorn) }
       if let url { dict["url"] = .string(url) }
       if let price { dict["price"] = .string(price) }
+      if let currency { dict["currency"] = .string(currency) }
       if let imageName { dict["imageName"] = .string(imageName) }
       if let photoData { dict["photoData"] = .data(photoData) }
       return .dictionary(dict)
@@ -246,7 +248,7 @@ public struct Exporter: Sendable {
 
   static let csvHeader = [
     "id", "searchKey", "name", "rating", "timesWorn", "lastWorn", "isFavorite", "url", "price",
-    "color", "photoBytes",
+    "currency", "color", "photoBytes",
   ]
 
   /// One tie's CSV row, without its line break.
@@ -256,7 +258,7 @@ public struct Exporter: Sendable {
       tie.id.uuidString, tie.searchKey, tie.name, BowTie.formatRating(tie.rating),
       String(tie.timesWorn), tie.lastWorn.map(ISO8601.formatUTC) ?? "",
       tie.isFavorite ? "true" : "false", tie.url?.absoluteString ?? "",
-      tie.price.map(BowTie.priceText) ?? "", tie.tintColor?.hex ?? "",
+      tie.price.map(BowTie.priceText) ?? "", tie.currency ?? "", tie.tintColor?.hex ?? "",
       String(item.photo?.count ?? 0),
     ]
     return fields.map(CSVReport.field).joined(separator: ",")

@@ -17,8 +17,10 @@ public struct BowTie: Identifiable, Equatable, Sendable {
   public var isFavorite: Bool
   /// Where the tie can be bought.
   public var url: URL?
-  /// What the tie cost: exact, in the owner's currency.
+  /// What the tie cost: exact, in ``currency``.
   public var price: Decimal?
+  /// The price's ISO 4217 currency code ("EUR"): set exactly when ``price`` is.
+  public var currency: String?
   /// The tie's color. `nil` either because the tie has none or because the stored
   /// archive could not be decoded; ``colorIssue`` tells which.
   public var tintColor: TieColor?
@@ -56,6 +58,7 @@ public struct BowTie: Identifiable, Equatable, Sendable {
     isFavorite: Bool = false,
     url: URL? = nil,
     price: Decimal? = nil,
+    currency: String? = nil,
     tintColor: TieColor? = nil,
     photoData: Data? = nil
   ) {
@@ -68,6 +71,7 @@ public struct BowTie: Identifiable, Equatable, Sendable {
     self.isFavorite = isFavorite
     self.url = url
     self.price = price
+    self.currency = currency
     self.tintColor = tintColor
     self.photoData = photoData
   }
@@ -149,6 +153,17 @@ extension BowTie {
     }
     if let price, let reason = Self.priceProblem(price) {
       return ValidationFailure(attribute: "price", reason: reason)
+    }
+    switch (price, currency) {
+    case (nil, nil): break
+    case (_?, nil):
+      return ValidationFailure(attribute: "currency", reason: "is missing for the price")
+    case (nil, _?):
+      return ValidationFailure(attribute: "currency", reason: "is given without a price")
+    case (_?, let code?):
+      if let reason = Currency.shapeProblem(code) {
+        return ValidationFailure(attribute: "currency", reason: reason)
+      }
     }
     return nil
   }

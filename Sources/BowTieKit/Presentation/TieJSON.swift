@@ -2,7 +2,8 @@ import Foundation
 
 /// A tie as `show --json` and `list --json` print it: the seed plist's keys, with
 /// `lastWorn` in ISO 8601 UTC, `tintColor` as `{red, green, blue}` and `id` as a
-/// UUID string, `price` as an exact decimal string, plus `photoBytes` and the photo's
+/// UUID string, `price` as an exact decimal string and `currency` as its ISO 4217 code
+/// (`null` with `price`; absent from what bowties printed before prices had one), plus `photoBytes` and the photo's
 /// `photoFormat` (`"png"`, `"jpeg"`) and upright size in pixels (`photoWidth`,
 /// `photoHeight`), `null` without a photo or for one whose format is not known. A color
 /// that could not be decoded is `null`, with `tintColorUnreadable: true`.
@@ -21,6 +22,8 @@ public struct TieJSON: Codable, Equatable, Sendable {
   public var url: String?
   /// Exact, as a string: "19.99".
   public var price: String?
+  /// The price's currency: "EUR".
+  public var currency: String?
   public var tintColor: RGB?
   public var tintColorUnreadable: Bool?
   public var photoBytes: Int
@@ -38,6 +41,7 @@ public struct TieJSON: Codable, Equatable, Sendable {
     isFavorite = tie.isFavorite
     url = tie.url?.absoluteString
     price = tie.price.map(BowTie.priceText)
+    currency = tie.currency
     tintColor = tie.tintColor.map {
       RGB(red: Int($0.red), green: Int($0.green), blue: Int($0.blue))
     }
@@ -60,6 +64,7 @@ public struct TieJSON: Codable, Equatable, Sendable {
     try container.encode(isFavorite, forKey: .isFavorite)
     try container.encode(url, forKey: .url)
     try container.encode(price, forKey: .price)
+    try container.encode(currency, forKey: .currency)
     try container.encode(tintColor, forKey: .tintColor)
     try container.encodeIfPresent(tintColorUnreadable, forKey: .tintColorUnreadable)
     try container.encode(photoBytes, forKey: .photoBytes)

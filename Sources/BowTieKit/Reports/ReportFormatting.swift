@@ -46,17 +46,20 @@ struct ReportFormatting {
   var asOf: String { date(report.asOf) }
 
   /// A date in the locale's medium style, on the report's calendar day.
-  func date(_ date: Date) -> String { dateFormatter.string(from: date) }
+  func date(_ date: Date) -> String { LocalizedText.string(from: date, dateFormatter) }
 
   /// "Nov 2026" for "2026-11", or the key itself when it is not a `yyyy-MM` month.
   func monthLabel(_ month: String) -> String {
-    firstDay(of: month).map(monthFormatter.string(from:)) ?? month
+    firstDay(of: month).map { LocalizedText.string(from: $0, monthFormatter) } ?? month
   }
 
   /// "Nov" and "2026" for "2026-11", for charts that put the year on a line of its own.
   func monthParts(_ month: String) -> (name: String, year: String)? {
     firstDay(of: month).map {
-      (monthNameFormatter.string(from: $0), yearFormatter.string(from: $0))
+      (
+        LocalizedText.string(from: $0, monthNameFormatter),
+        LocalizedText.string(from: $0, yearFormatter)
+      )
     }
   }
 

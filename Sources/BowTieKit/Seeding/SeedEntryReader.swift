@@ -40,7 +40,7 @@ extension SeedFile {
       case .failure(let problem): throw reader.failure("url", problem.reason)
       }
     }
-    tie.price = try reader.price()
+    if let price = try reader.price() { (tie.price, tie.currency) = price }
     if let failure = tie.validationFailure {
       throw reader.failure(failure.attribute, failure.reason)
     }
@@ -110,9 +110,32 @@ struct EntryReader {
   }
 
   /// A price as a string ("19.99", exact) or a number; a real is read through its
-  /// shortest decimal form, so `<real>19.99</real>` is 19.99 and not 19.989999….
-  func price() throws(BowTieError) -> Decimal? {
-    guard let raw = fields["price"] else { return nil }
+  /// shortest decimal form, so `<real>19.99</real>` is 19.99 and not 19.989999…. Its
+  /// currency is `currency` (what export writes), or follows the amount in the string
+  /// ("19.99 EUR", as typed on a command line); a price with neither is in
+  /// ``Currency/unlabelled``, as seed files written before prices had a currency meant.
+  func price() throws(BowTieError) -> (amount: Decimal, currency: String)? {
+    var currency = try string("currency")
+    guard var raw = fields["price"] else {
+      if currency != nil { throw failure("currency", "is given without a price") }
+      return nil
+    }
+    if case .string(let value) = raw {
+      let parts = value.split(separator: " ", omittingEmptySubsequences: true)
+      if parts.count == 2 {
+        guard currency == nil else {
+          throw failure("currency", "is given twice: in price '\(value)' and as currency")
+        }
+        raw = .string(String(parts[0]))
+        currency = String(parts[1])
+      }
+    }
+    let code = currency ?? Currency.unlabelled
+    if let problem = Currency.problem(code) { throw failure("currency", problem) }
+    return (try amount(raw), code)
+  }
+
+  private func amount(_ raw: PropertyListValue) throws(BowTieError) -> Decimal {
     let text: String
     switch raw {
     case .string(let value): text = value

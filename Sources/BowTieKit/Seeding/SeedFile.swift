@@ -36,7 +36,7 @@ public enum SeedFile {
 
   static let knownKeys: Set<String> = [
     "id", "name", "searchKey", "rating", "tintColor", "imageName", "lastWorn", "timesWorn",
-    "isFavorite", "url", "price", "photoData",
+    "isFavorite", "url", "price", "currency", "photoData",
   ]
 
   /// The two encodings of the seed format.

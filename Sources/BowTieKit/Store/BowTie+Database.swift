@@ -11,7 +11,7 @@ extension BowTie {
   static let listingColumns =
     "id, name, canonicalName, searchKey, canonicalKey, rating, timesWorn, lastWorn, "
     + "isFavorite, url, tintColor, photoFile, photoSize, wearsBeforeHistory, price, "
-    + "photoFormat, photoWidth, photoHeight"
+    + "currency, photoFormat, photoWidth, photoHeight"
 
   /// Every column, the photo's bytes included.
   static let allColumns = listingColumns + ", photoData"
@@ -52,6 +52,7 @@ extension BowTie {
       }
       self.price = price
     }
+    currency = try row.decode("currency")
     if let archive: Data = try row.decode("tintColor") {
       let transformer = try Self.colorTransformer()
       do {
@@ -66,7 +67,7 @@ extension BowTie {
   static let storedColumns = [
     "id", "name", "canonicalName", "searchKey", "canonicalKey", "rating", "timesWorn",
     "lastWorn", "isFavorite", "url", "tintColor", "photoData", "photoFile", "photoSize",
-    "wearsBeforeHistory", "price", "photoFormat", "photoWidth", "photoHeight",
+    "wearsBeforeHistory", "price", "currency", "photoFormat", "photoWidth", "photoHeight",
   ]
 
   /// One statement for every new row.
@@ -102,6 +103,7 @@ extension BowTie {
       photoByteCount.sqlValue,
       (wearsBeforeHistory ?? timesWorn).sqlValue,
       price.map(Self.priceText).sqlValue,
+      currency.sqlValue,
       storedPhotoDescription?.format.rawValue.sqlValue ?? .null,
       storedPhotoDescription?.width.sqlValue ?? .null,
       storedPhotoDescription?.height.sqlValue ?? .null,

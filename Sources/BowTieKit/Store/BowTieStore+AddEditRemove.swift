@@ -16,6 +16,8 @@ public struct TieEdit: Sendable {
   public var rating: Double?
   public var url: URL?
   public var price: Decimal?
+  /// The new price's currency; nil keeps the tie's.
+  public var currency: String?
   public var photo = PhotoChange.keep
   public var timesWorn: Int32?
   public var lastWorn: Date?
@@ -59,7 +61,10 @@ extension BowTieStore {
       }
       if let rating = edit.rating { tie.rating = rating }
       if let url = edit.url { tie.url = url }
-      if let price = edit.price { tie.price = price }
+      if let price = edit.price {
+        tie.price = price
+        tie.currency = edit.currency ?? tie.currency
+      }
       if let timesWorn = edit.timesWorn { tie.timesWorn = timesWorn }
       if let lastWorn = edit.lastWorn { tie.lastWorn = lastWorn }
       switch edit.photo {

@@ -144,6 +144,7 @@ extension BowTieStore {
   /// Puts an edited tie's row back as it was, after checking it is still a valid tie
   /// whose search key no other tie took since.
   private func restoreEdited(_ snapshot: TieSnapshot, in connection: any SQLConnection) throws {
+    let snapshot = snapshot.withCurrency
     let names = snapshot.columns.keys.filter { $0 != "id" && $0 != "timesWorn" }.sorted()
     let assignments = names.map { "\($0) = ?" }.joined(separator: ", ")
     try checkRestorable(snapshot, in: connection)
@@ -175,7 +176,7 @@ extension BowTieStore {
     -> BowTie
   {
     try checkRestorable(snapshot, in: connection)
-    var columns = snapshot
+    var columns = snapshot.withCurrency
     // Inserting the wears counts them again, through the trigger.
     columns.columns["timesWorn"] = columns.columns["wearsBeforeHistory"]
     let names = columns.columns.keys.sorted()

@@ -63,6 +63,16 @@ public struct TieSnapshot: Codable, Equatable, Sendable {
     return nil
   }
 
+  /// The snapshot as the store's columns are now: one taken before prices had a
+  /// currency (schema v7, p2) gives its price the currency the migration gave stored
+  /// prices, ``Currency/unlabelled``, so that an undo puts back a price with one.
+  var withCurrency: TieSnapshot {
+    guard columns["currency"] == nil, let price = columns["price"] else { return self }
+    var snapshot = self
+    snapshot.columns["currency"] = price == .null ? .null : .text(Currency.unlabelled)
+    return snapshot
+  }
+
   /// The values of `names`, in order.
   func values(_ names: [String]) -> [SQLValue] {
     names.map { (columns[$0] ?? .null).sqlValue }

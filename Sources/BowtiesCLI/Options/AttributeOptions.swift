@@ -23,7 +23,10 @@ struct AttributeOptions: ParsableArguments {
 
   @Option(
     parsing: .unconditional,
-    help: ArgumentHelp("What it cost, with a dot: 19.99.", valueName: "amount"))
+    help: ArgumentHelp(
+      "What it cost, with a dot, and its ISO 4217 currency: \"19.99 EUR\". Without a "
+        + "currency, LC_MONETARY's (US dollars in the C locale).",
+      valueName: "amount"))
   var price: String?
 
   @Option(
@@ -41,7 +44,10 @@ struct AttributeOptions: ParsableArguments {
     var values = Values()
     values.tintColor = try color.map(TieColor.parse)
     values.rating = try rating.map(BowTie.parseRating)
-    values.price = try price.map(BowTie.parsePrice)
+    if let price {
+      (values.price, values.currency) = try BowTie.parsePrice(
+        price, defaultCurrency: Terminal.defaultCurrency)
+    }
     values.url = try url.map(BowTie.parseURL)
     _ = try searchKey.map(BowTie.parseSearchKey)
     return values
@@ -57,6 +63,7 @@ struct AttributeOptions: ParsableArguments {
     var tintColor: TieColor?
     var rating: Double?
     var price: Decimal?
+    var currency: String?
     var url: URL?
   }
 }

@@ -23,7 +23,7 @@ extension Bowties {
       let values = try attributes.values()
       var tie = BowTie(
         name: name, searchKey: attributes.searchKey ?? "", rating: values.rating ?? 0,
-        isFavorite: favorite, url: values.url, price: values.price,
+        isFavorite: favorite, url: values.url, price: values.price, currency: values.currency,
         tintColor: values.tintColor)
       tie.setPhoto(try attributes.checkedPhoto())
       let store = try storeOptions.open()

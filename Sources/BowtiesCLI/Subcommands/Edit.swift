@@ -52,6 +52,7 @@ extension Bowties {
       edit.rating = values.rating
       edit.url = values.url
       edit.price = values.price
+      edit.currency = values.currency
       edit.timesWorn = timesWorn
       edit.lastWorn = try lastWorn.map(DateParsing.date)
       if noPhoto {

@@ -43,7 +43,7 @@ extension Bowties {
         return
       }
       try store.forEachWear(of: tie, since: start, until: end) { record in
-        let when = TieOutput.dateTimeFormatter.string(from: record.event.wornAt)
+        let when = LocalizedText.string(from: record.event.wornAt, TieOutput.dateTimeFormatter)
         Terminal.printLine("\(when)  \(record.searchKey)  \(record.name)")
       }
     }

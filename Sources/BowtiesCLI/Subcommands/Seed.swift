@@ -13,7 +13,9 @@ extension Bowties {
         PLIST is an XML or binary property list, or JSON (a .json file, --format json, or \
         input that starts with '['): an array of dictionaries with name, searchKey, \
         rating, tintColor (red, green, blue: 0-255), imageName or photoData, lastWorn, \
-        timesWorn, isFavorite, url, price and id. A folder stands for the \
+        timesWorn, isFavorite, url, price, currency and id. A price is in its currency \
+        (an ISO 4217 code such as EUR, or written after the amount: "19.99 EUR"), else in \
+        US dollars, whatever the locale. A folder stands for the \
         SampleData.plist (or SampleData.json) inside it, as `export --output DIR` writes. \
         Photos named by imageName are read from the images/ folder beside the file \
         (./images for standard input), never from outside it, or else from an Xcode asset \

@@ -29,15 +29,34 @@ enum Terminal {
 
   /// The locale's identifier from the environment, or nil for the POSIX locale. Read
   /// once: `list` asks for every tie's date.
-  static let localeIdentifier: String? = {
-    let setting = ["LC_ALL", "LC_TIME", "LANG"].lazy.compactMap(ProcessEnvironment.value)
+  static let localeIdentifier: String? = localeIdentifier(category: "LC_TIME")
+
+  /// The locale for money: `LC_ALL`, `LC_MONETARY` or `LANG`. It chooses how a price's
+  /// number is written and the currency of a price typed without one.
+  static var monetaryLocale: Locale {
+    Locale(identifier: monetaryLocaleIdentifier ?? "en_US_POSIX")
+  }
+
+  /// `LC_MONETARY`'s locale identifier, or nil for the POSIX locale.
+  static let monetaryLocaleIdentifier: String? = localeIdentifier(category: "LC_MONETARY")
+
+  /// The currency of a price typed without one: the monetary locale's, or US dollars
+  /// where it names none (``BowTieKit/Currency/defaultCode(localeIdentifier:)``).
+  static var defaultCurrency: String {
+    Currency.defaultCode(localeIdentifier: monetaryLocaleIdentifier)
+  }
+
+  /// The identifier POSIX chooses for `category`: `LC_ALL`, then the category's own
+  /// variable, then `LANG`, the first that is set and not empty; nil for C and POSIX.
+  static func localeIdentifier(category: String) -> String? {
+    let setting = ["LC_ALL", category, "LANG"].lazy.compactMap(ProcessEnvironment.value)
       .first { !$0.isEmpty }
     // "de_DE.UTF-8@euro" → "de_DE"
     let identifier = setting?.split(separator: ".").first?.split(separator: "@").first
       .map(String.init)
     guard let identifier, identifier != "C", identifier != "POSIX" else { return nil }
     return identifier
-  }()
+  }
 
   // Messages quote data (names from the store, entries of a seed file, arguments), so
   // their control characters are made visible: none reaches the terminal as a command.

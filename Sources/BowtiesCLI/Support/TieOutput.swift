@@ -7,12 +7,10 @@ struct TieOutput {
   var json: Bool
   var color = Terminal.usesColor
 
-  /// A price in the locale's currency format, as the Core Data sample shows book prices.
-  static func formatPrice(_ price: Decimal) -> String {
-    let formatter = NumberFormatter()
-    formatter.numberStyle = .currency
-    formatter.locale = Terminal.locale
-    return formatter.string(from: NSDecimalNumber(decimal: price)) ?? "\(price)"
+  /// A price in its own currency, in the number format of the locale for money
+  /// (`LC_MONETARY`): "19,99 €" for EUR under de_DE, "$19.99" for USD under en_US.
+  static func formatPrice(_ price: Decimal, currency: String) -> String {
+    LocalizedText.price(price, currency: currency, locale: Terminal.monetaryLocale)
   }
 
   static let dateFormatter = makeFormatter(time: .none)
@@ -26,7 +24,7 @@ struct TieOutput {
   /// calendar is Julian, so those dates still go through it.
   static func day(_ date: Date) -> String {
     if Terminal.localeIdentifier == nil, let text = posixDay(date) { return text }
-    return dateFormatter.string(from: date)
+    return LocalizedText.string(from: date, dateFormatter)
   }
 
   /// The POSIX locale's medium date in the local time zone, or nil before 1583.
@@ -78,7 +76,7 @@ struct TieOutput {
       ("Last worn", tie.lastWorn.map(Self.day) ?? "never"),
       ("Favorite", tie.isFavorite ? "yes" : "no"),
       ("URL", tie.url?.absoluteString.withVisibleControlCharacters ?? "none"),
-      ("Price", tie.price.map(Self.formatPrice) ?? "none"),
+      ("Price", priceText(tie)),
       ("Color", colorText(tie)),
       ("Photo", Self.photoText(tie)),
     ]
@@ -89,6 +87,11 @@ struct TieOutput {
         // NSString, three protocol-conformance scans on every show.
         "  " + label + String(repeating: " ", count: max(12 - label.count, 0)) + value
       }
+  }
+
+  private func priceText(_ tie: BowTie) -> String {
+    guard let price = tie.price else { return "none" }
+    return Self.formatPrice(price, currency: tie.currency ?? Currency.unlabelled)
   }
 
   /// "JPEG 4032×3024, 3.1 MB"; only the size for a photo whose format is not known (one

@@ -134,6 +134,32 @@ enum Schema {
       try db.execute(sql: "ALTER TABLE undoEntry ADD COLUMN madeBy TEXT NOT NULL DEFAULT ''")
     }
 
+    // A price is in a currency, an ISO 4217 code beside it. The code's shape is a CHECK;
+    // that a price has a currency and a currency a price is kept by triggers, since
+    // SQLite checks a new column's CHECK against the rows already there, whose prices
+    // have no currency until the UPDATE gives them one. What the user meant by those
+    // prices nothing records: they are taken as US dollars (`Currency.unlabelled`, what
+    // they showed as in the POSIX locale), and `bowties edit TIE --price "19.99 EUR"`
+    // says otherwise.
+    migrator.registerMigration("v7: price currency") { db in
+      try db.execute(
+        sql: """
+          ALTER TABLE bowTie ADD COLUMN currency TEXT
+            CHECK (currency IS NULL OR currency GLOB '[A-Z][A-Z][A-Z]');
+          UPDATE bowTie SET currency = 'USD' WHERE price IS NOT NULL;
+          CREATE TRIGGER bowTie_priceCurrency_insert BEFORE INSERT ON bowTie
+            WHEN (NEW.price IS NULL) <> (NEW.currency IS NULL)
+          BEGIN
+            SELECT RAISE(ABORT, 'CHECK constraint failed: a price and its currency go together');
+          END;
+          CREATE TRIGGER bowTie_priceCurrency_update BEFORE UPDATE OF price, currency ON bowTie
+            WHEN (NEW.price IS NULL) <> (NEW.currency IS NULL)
+          BEGIN
+            SELECT RAISE(ABORT, 'CHECK constraint failed: a price and its currency go together');
+          END;
+          """)
+    }
+
     // Later migrations are appended here.
 
     return migrator
