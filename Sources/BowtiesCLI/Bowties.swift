@@ -39,7 +39,7 @@ public struct Bowties: ParsableCommand {
     ColorAttributeTransformer.register()
     do {
       try checkArgumentsAreUTF8()
-      var command = try FastPath.command(Array(CommandLine.arguments.dropFirst())) ?? parseAsRoot()
+      var command = try command(for: Array(CommandLine.arguments.dropFirst()))
       try command.run()
       try StoreOptions.closeOpenedStores()
     } catch {
@@ -48,6 +48,15 @@ public struct Bowties: ParsableCommand {
       try? StoreOptions.closeOpenedStores()
       ExitStatus.exit(with: error)
     }
+  }
+
+  /// The command `arguments` (without the program name) ask for: the fast path's, or
+  /// ArgumentParser's once the subcommand's name is known to be one.
+  static func command(for arguments: [String]) throws -> any ParsableCommand {
+    if let command = try FastPath.command(arguments) { return command }
+    let names = configuration.subcommands.compactMap { $0.configuration.commandName } + ["help"]
+    try CommandNames.check(arguments, names: names)
+    return try parseAsRoot(arguments)
   }
 
   /// Refuses an argument that is not valid UTF-8: `CommandLine.arguments` repairs such

@@ -283,6 +283,35 @@ struct CommandTests {
     #expect(noCommand.status == 64)
   }
 
+  @Test("a mistyped command is refused with the nearest command's name, exit 64")
+  func unknownCommand() throws {
+    let bowtie = Bowtie()
+    defer { bowtie.remove() }
+    for arguments in [["weer", "R"], ["help", "weer"], ["weer", "R", "--store", bowtie.store]] {
+      let result = try bowtie.run(Bowtie.binary.path, arguments)
+      #expect(result.status == 64, "\(arguments)")
+      #expect(result.stderr == "bowties: unknown command 'weer'; did you mean 'wear'?\n")
+      #expect(result.stdout.isEmpty)
+    }
+    for (typed, meant) in [
+      ("shwo", "show"), ("lst", "list"), ("expotr", "export"), ("Wear", "wear"),
+    ] {
+      let result = try bowtie.run(Bowtie.binary.path, [typed, "R"])
+      #expect(result.status == 64)
+      #expect(result.stderr == "bowties: unknown command '\(typed)'; did you mean '\(meant)'?\n")
+    }
+    for far in [["frobnicate"], ["help", "frobnicate"], ["zz", "R"]] {
+      let result = try bowtie.run(Bowtie.binary.path, far)
+      #expect(result.status == 64, "\(far)")
+      #expect(
+        result.stderr == "bowties: unknown command '\(far.last == "R" ? "zz" : "frobnicate")'\n")
+    }
+    // A known command's help is still its help.
+    let help = try bowtie.run(Bowtie.binary.path, ["help", "wear"])
+    #expect(help.status == 0 && help.stdout.contains("USAGE: bowties wear"))
+    #expect(try bowtie.run(Bowtie.binary.path, ["help"]).status == 0)
+  }
+
   @Test("the store is found from BOWTIES_STORE, then XDG_DATA_HOME, then HOME")
   func storeLocation() throws {
     let bowtie = Bowtie()
