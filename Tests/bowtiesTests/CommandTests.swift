@@ -312,6 +312,71 @@ struct CommandTests {
     #expect(try bowtie.run(Bowtie.binary.path, ["help"]).status == 0)
   }
 
+  /// Each command that writes a file the user names, with that file's path in the test's
+  /// folder.
+  static let outputFiles: [(arguments: [String], file: String)] = [
+    (["photo", "R", "--output", "red.png"], "red.png"),
+    (["photo", "R", "--output", "photos/"], "photos/R.png"),
+    (["export", "--output", "ties.plist"], "ties.plist"),
+    (["export", "--format", "json", "--output", "ties/"], "ties/SampleData.json"),
+    (["report", "--output", "report.txt"], "report.txt"),
+    (["backup", "copy.sqlite"], "copy.sqlite"),
+  ]
+
+  @Test(
+    "a file the user names is never replaced without --force: exit 73, one line, untouched",
+    arguments: outputFiles)
+  func outputFileRule(arguments: [String], file: String) throws {
+    let bowtie = Bowtie()
+    defer { bowtie.remove() }
+    try bowtie("list")
+    let path = bowtie.folder.appendingPathComponent(file)
+    try FileManager.default.createDirectory(
+      at: path.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try Data("mine\n".utf8).write(to: path)
+    let entries = try FileManager.default.contentsOfDirectory(atPath: bowtie.folder.path)
+    let refused = try bowtie(arguments, store: bowtie.store)
+    #expect(refused.status == 73, "\(refused)")
+    #expect(
+      refused.stderr
+        == "bowties: cannot write \(path.path): it already exists; use --force to replace it\n")
+    #expect(try Data(contentsOf: path) == Data("mine\n".utf8))
+    #expect(try FileManager.default.contentsOfDirectory(atPath: bowtie.folder.path) == entries)
+    let forced = try bowtie(arguments + ["--force"], store: bowtie.store)
+    #expect(forced.status == 0, "\(forced)")
+    #expect(try Data(contentsOf: path) != Data("mine\n".utf8))
+    #expect(try Data(contentsOf: path).count > 100)
+    // Written under a temporary name, renamed into place: no temporary file stays behind.
+    let left = try FileManager.default.contentsOfDirectory(
+      atPath: path.deletingLastPathComponent().path)
+    #expect(!left.contains { $0.hasPrefix(".tmp-") || $0.contains(".backup-") }, "\(left)")
+  }
+
+  @Test("backup --force replaces an older backup, its unused photos too, but never the store")
+  func backupForce() throws {
+    let bowtie = Bowtie()
+    defer { bowtie.remove() }
+    let big = bowtie.folder.appendingPathComponent("big.png")
+    try Bowtie.noisePNG(seed: 7).write(to: big)
+    #expect(try bowtie("edit", "R", "--photo", big.path).status == 0)
+    let copy = bowtie.folder.appendingPathComponent("copy.sqlite").path
+    #expect(try bowtie("backup", copy).status == 0)
+    let photos = bowtie.folder.appendingPathComponent(".copy_SUPPORT/_EXTERNAL_DATA").path
+    #expect(try FileManager.default.contentsOfDirectory(atPath: photos).count == 1)
+    // Another store, without that photo, backed up over the first backup.
+    let other = bowtie.folder.appendingPathComponent("other.sqlite").path
+    let replaced = try bowtie(["backup", copy, "--force"], store: other)
+    #expect(replaced.status == 0, "\(replaced)")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: photos).isEmpty)
+    #expect(try bowtie(["show", "R"], store: copy).stdout.contains("Photo       PNG"))
+    #expect(try bowtie(["doctor"], store: copy).status == 0)
+    let itself = try bowtie("backup", bowtie.store, "--force")
+    #expect(itself.status == 73)
+    #expect(
+      itself.stderr == "bowties: cannot write \(bowtie.store): it is the store being backed up\n")
+    #expect(try bowtie("show", "R").stdout.contains("Photo       PNG 260×260"))
+  }
+
   @Test("the store is found from BOWTIES_STORE, then XDG_DATA_HOME, then HOME")
   func storeLocation() throws {
     let bowtie = Bowtie()

@@ -29,6 +29,7 @@ extension Bowties {
         "A file, a folder (DIR/), or - for stdout (the default).", valueName: "path"))
     var output: String?
 
+    @OptionGroup var outputFile: OutputFileOptions
     @OptionGroup var storeOptions: StoreOptions
 
     func validate() throws {
@@ -52,7 +53,8 @@ extension Bowties {
       var isDirectory: ObjCBool = false
       let exists = FileManager.default.fileExists(atPath: output, isDirectory: &isDirectory)
       guard (exists && isDirectory.boolValue) || output.hasSuffix("/") else {
-        try AtomicFile.write(to: URL(fileURLWithPath: output)) { document throws(BowTieError) in
+        try AtomicFile.write(to: URL(fileURLWithPath: output), replacing: outputFile.force) {
+          document throws(BowTieError) in
           _ = try exporter.write(
             from: store, toFolder: false, to: &document, image: noImages, warn: warn)
         }
@@ -60,15 +62,19 @@ extension Bowties {
       }
       let folder = URL(fileURLWithPath: output, isDirectory: true)
       let images = folder.appendingPathComponent("images", isDirectory: true)
+      let seedFile = folder.appendingPathComponent(exporter.folderFileName)
+      // Refused before any photo is written beside it.
+      if !outputFile.force { try AtomicFile.refuseExisting(seedFile) }
       try AtomicFile.createFolder(images)
       var summary = Exporter.Summary()
       // The photos are in place before the seed file that names them.
-      try AtomicFile.write(to: folder.appendingPathComponent(exporter.folderFileName)) {
+      try AtomicFile.write(to: seedFile, replacing: outputFile.force) {
         document throws(BowTieError) in
         summary = try exporter.write(
           from: store, toFolder: format != .csv, to: &document,
           image: { name, data throws(BowTieError) in
-            try AtomicFile.write(data, to: images.appendingPathComponent(name))
+            try AtomicFile.write(
+              data, to: images.appendingPathComponent(name), replacing: outputFile.force)
           }, warn: warn)
       }
       Terminal.printLine(

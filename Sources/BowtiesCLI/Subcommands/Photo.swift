@@ -22,6 +22,7 @@ extension Bowties {
     )
     var output: String
 
+    @OptionGroup var outputFile: OutputFileOptions
     @OptionGroup var storeOptions: StoreOptions
 
     func run() throws {
@@ -40,7 +41,7 @@ extension Bowties {
         let folder = URL(fileURLWithPath: output, isDirectory: true)
         try AtomicFile.createFolder(folder)
         let file = folder.appendingPathComponent(name)
-        try AtomicFile.write(data, to: file)
+        try AtomicFile.write(data, to: file, replacing: outputFile.force)
         print(file.path)
         return
       }
@@ -52,7 +53,7 @@ extension Bowties {
             + "\(file.deletingPathExtension().lastPathComponent).\(format.fileExtension), or give a folder"
         )
       }
-      try AtomicFile.write(data, to: file)
+      try AtomicFile.write(data, to: file, replacing: outputFile.force)
     }
   }
 }
