@@ -16,12 +16,7 @@ public struct Bowties: ParsableCommand {
       TIE is a search key (R, r), a name or a unique prefix of it (cafe finds \
       "Café Bow Tie"), or an id.
 
-      Exit status: 0 success; 1 no such tie, or an ambiguous TIE; 64 usage error; \
-      65 invalid data; 66 an input file missing, unreadable or unusable (a photo that \
-      does not decode); 70 internal error; \
-      74 the store unreadable, unwritable, damaged or from a newer bowties; \
-      75 the store busy past the timeout ($BOWTIES_BUSY_TIMEOUT seconds, default 10); \
-      77 undo refused: another user changed the tie since.
+      \(ExitStatus.helpSection)
       """,
     version: bowtiesVersion,
     subcommands: [

@@ -275,7 +275,7 @@ struct CommandTests {
     let bowtie = Bowtie()
     defer { bowtie.remove() }
     let help = try bowtie("--help", withStore: false)
-    #expect(help.status == 0 && help.stdout.contains("Exit status: 0 success; 1 no such tie"))
+    #expect(help.status == 0 && help.stdout.contains("\nEXIT STATUS:\n   0  success\n"))
     let unknown = try bowtie("show", "R", "--colour")
     #expect(unknown.status == 64)
     #expect(unknown.stderr == "bowties: Unknown option '--colour' (see --help)\n")
@@ -310,6 +310,32 @@ struct CommandTests {
     let help = try bowtie.run(Bowtie.binary.path, ["help", "wear"])
     #expect(help.status == 0 && help.stdout.contains("USAGE: bowties wear"))
     #expect(try bowtie.run(Bowtie.binary.path, ["help"]).status == 0)
+  }
+
+  @Test("--help ends its overview with every exit code and its meaning, one line each")
+  func exitStatusTable() throws {
+    let bowtie = Bowtie()
+    defer { bowtie.remove() }
+    let help = try bowtie("--help", withStore: false).stdout
+    let start = try #require(help.range(of: "EXIT STATUS:\n"))
+    let lines = help[start.upperBound...].split(separator: "\n").prefix { $0.hasPrefix("  ") }
+    let codes = lines.map { $0.split(separator: " ").first.map(String.init) ?? "" }
+    #expect(codes == ["0", "1", "64", "65", "66", "70", "73", "74", "75", "77"])
+    // The codes right-aligned, the meanings in one column, and no line wrapped in help or
+    // in the man page, which indents it by 5 columns.
+    #expect(lines.allSatisfy { $0.count <= 72 && $0.dropFirst(6).first != " " })
+    #expect(Set(lines.map { $0.prefix(6).last }) == [" "])
+    #expect(
+      lines.contains("  73  an output file cannot be written, or exists already (see --force)"))
+    // Each code a failure exits with is in the table.
+    let failures: [[String]] = [
+      ["show", "teal"], ["show", "R", "--colour"], ["rate", "R", "9"],
+      ["seed", "nowhere.plist"], ["backup", bowtie.store],
+    ]
+    for arguments in failures {
+      let status = try bowtie(arguments, store: bowtie.store).status
+      #expect(codes.contains(String(status)) && status != 0, "\(arguments): \(status)")
+    }
   }
 
   /// Each command that writes a file the user names, with that file's path in the test's
