@@ -403,6 +403,24 @@ struct CommandTests {
     #expect(try bowtie("show", "R").stdout.contains("Photo       PNG 260×260"))
   }
 
+  @Test("photo --output - refuses a terminal, and writes the bytes into a pipe")
+  func photoToTerminal() throws {
+    let bowtie = Bowtie()
+    defer { bowtie.remove() }
+    let piped = try bowtie("photo", "R", "--output", "-")
+    #expect(piped.status == 0)
+    // The PNG signature, its first byte not UTF-8.
+    #expect(piped.stdout.hasPrefix("\u{FFFD}PNG\r\n"))
+    // script(1) gives the command a pseudo-terminal; what it writes there comes back on
+    // script's stdout, stderr included.
+    let command = "'\(Bowtie.binary.path)' photo R --output - --store '\(bowtie.store)'"
+    let onTerminal = try bowtie.run("/usr/bin/script", ["-qec", command, "/dev/null"])
+    #expect(onTerminal.status == 64, "\(onTerminal)")
+    #expect(
+      onTerminal.stdout
+        == "bowties: not writing a photo to a terminal: redirect stdout, or give --output FILE\r\n")
+  }
+
   @Test("the store is found from BOWTIES_STORE, then XDG_DATA_HOME, then HOME")
   func storeLocation() throws {
     let bowtie = Bowtie()

@@ -18,12 +18,23 @@ extension Bowties {
 
     @Option(
       name: .shortAndLong,
-      help: ArgumentHelp("Where to write it: a file, a folder, or - for stdout.", valueName: "path")
+      help: ArgumentHelp(
+        "Where to write it: a file, a folder, or - for stdout (not a terminal).",
+        valueName: "path")
     )
     var output: String
 
     @OptionGroup var outputFile: OutputFileOptions
     @OptionGroup var storeOptions: StoreOptions
+
+    func validate() throws {
+      // As gzip refuses to write compressed data to a terminal: the bytes are not text.
+      if output == "-" && Terminal.standardOutputIsTerminal {
+        try ExitStatus.validating { () throws(BowTieError) in
+          throw .usage("not writing a photo to a terminal: redirect stdout, or give --output FILE")
+        }
+      }
+    }
 
     func run() throws {
       let store = try storeOptions.open()
