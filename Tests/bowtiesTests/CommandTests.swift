@@ -421,6 +421,25 @@ struct CommandTests {
         == "bowties: not writing a photo to a terminal: redirect stdout, or give --output FILE\r\n")
   }
 
+  @Test("--image always draws in color on a terminal even with NO_COLOR: the flag wins")
+  func imageFlagOverridesNoColor() throws {
+    let bowtie = Bowtie()
+    defer { bowtie.remove() }
+    try bowtie("list")
+    let show = "'\(Bowtie.binary.path)' show R --store '\(bowtie.store)'"
+    let environment = ["NO_COLOR": "1", "COLORTERM": "truecolor", "COLUMNS": "100"]
+    let always = try bowtie.run(
+      "/usr/bin/script", ["-qec", show + " --image always", "/dev/null"], environment: environment)
+    #expect(always.status == 0)
+    #expect(always.stdout.contains("\u{1B}[38;2;") && always.stdout.contains("▀"))
+    let auto = try bowtie.run(
+      "/usr/bin/script", ["-qec", show, "/dev/null"], environment: environment)
+    #expect(!auto.stdout.contains("\u{1B}["))
+    let help = try bowtie("show", "--help", withStore: false).stdout
+    let words = help.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    #expect(words.contains("even with NO_COLOR: the flag wins"))
+  }
+
   @Test("the store is found from BOWTIES_STORE, then XDG_DATA_HOME, then HOME")
   func storeLocation() throws {
     let bowtie = Bowtie()
