@@ -440,6 +440,33 @@ struct CommandTests {
     #expect(words.contains("even with NO_COLOR: the flag wins"))
   }
 
+  @Test("no line of text output ends in a space")
+  func noTrailingSpaces() throws {
+    let bowtie = Bowtie()
+    defer { bowtie.remove() }
+    try bowtie("list")
+    // A tie without a color, a price or a link shows "none" for each.
+    #expect(try bowtie("add", "--name", "Plain Bow Tie").status == 0)
+    try bowtie("wear", "R", "--date", "2026-11-01")
+    try bowtie("rate", "O", "2")
+    var outputs: [String] = []
+    for arguments in [
+      ["show", "R"], ["show", "plain"], ["list"], ["list", "--favorites"], ["history"],
+      ["history", "R"], ["suggest"], ["report", "--as-of", "2026-11-21"],
+      ["report", "--all", "--as-of", "2026-11-21"], ["doctor"], ["wear", "plain"],
+    ] {
+      let result = try bowtie(arguments, store: bowtie.store)
+      #expect(result.status == 0, "\(arguments): \(result)")
+      #expect(!result.stdout.isEmpty, "\(arguments)")
+      outputs.append(result.stdout)
+      for line in result.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+      where line.hasSuffix(" ") || line.hasSuffix("\t") {
+        Issue.record("\(arguments): '\(line)'")
+      }
+    }
+    #expect(outputs[1].contains("  Color       none\n"))
+  }
+
   @Test("the store is found from BOWTIES_STORE, then XDG_DATA_HOME, then HOME")
   func storeLocation() throws {
     let bowtie = Bowtie()
