@@ -467,6 +467,27 @@ struct CommandTests {
     #expect(outputs[1].contains("  Color       none\n"))
   }
 
+  @Test("wear refuses a day after today with the bad-value exit code; today and before work")
+  func wearInFuture() throws {
+    let bowtie = Bowtie()
+    defer { bowtie.remove() }
+    try bowtie("list")
+    let day = DateFormatter()
+    day.dateFormat = "yyyy-MM-dd"
+    day.timeZone = TimeZone(identifier: "UTC")
+    let tomorrow = day.string(from: Date().addingTimeInterval(86_400))
+    for date in ["2030-01-01", tomorrow, tomorrow + "T00:00:00Z"] {
+      let result = try bowtie("wear", "I", "--date", date)
+      #expect(result.status == 65, "\(date): \(result)")
+      #expect(result.stderr == "bowties: '\(date)' is after today: a wear is today or earlier\n")
+    }
+    #expect(try bowtie.sqlite("SELECT timesWorn FROM bowTie WHERE searchKey = 'I'") == "0\n")
+    for date in ["today", "now", day.string(from: Date()), "yesterday", "2026-01-01", "-3d"] {
+      #expect(try bowtie("wear", "I", "--date", date).status == 0, "\(date)")
+    }
+    #expect(try bowtie.sqlite("SELECT timesWorn FROM bowTie WHERE searchKey = 'I'") == "6\n")
+  }
+
   @Test("the store is found from BOWTIES_STORE, then XDG_DATA_HOME, then HOME")
   func storeLocation() throws {
     let bowtie = Bowtie()
