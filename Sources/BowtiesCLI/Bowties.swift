@@ -16,12 +16,7 @@ public struct Bowties: ParsableCommand {
       TIE is a search key (R, r), a name or a unique prefix of it (cafe finds \
       "Café Bow Tie"), or an id.
 
-      Exit status: 0 success; 1 no such tie, or an ambiguous TIE; 64 usage error; \
-      65 invalid data; 66 an input file missing, unreadable or unusable (a photo that \
-      does not decode); 70 internal error; \
-      74 the store unreadable, unwritable, damaged or from a newer bowties; \
-      75 the store busy past the timeout ($BOWTIES_BUSY_TIMEOUT seconds, default 10); \
-      77 undo refused: another user changed the tie since.
+      \(ExitStatus.helpSection)
       """,
     version: bowtiesVersion,
     subcommands: [
@@ -42,7 +37,7 @@ public struct Bowties: ParsableCommand {
     PostgreSQLProgram.registerMissing()
     do {
       try checkArgumentsAreUTF8()
-      var command = try FastPath.command(arguments) ?? parseAsRoot()
+      var command = try command(for: arguments)
       try command.run()
       try StoreOptions.closeOpenedStores()
     } catch {
@@ -51,6 +46,15 @@ public struct Bowties: ParsableCommand {
       try? StoreOptions.closeOpenedStores()
       ExitStatus.exit(with: error)
     }
+  }
+
+  /// The command `arguments` (without the program name) ask for: the fast path's, or
+  /// ArgumentParser's once the subcommand's name is known to be one.
+  static func command(for arguments: [String]) throws -> any ParsableCommand {
+    if let command = try FastPath.command(arguments) { return command }
+    let names = configuration.subcommands.compactMap { $0.configuration.commandName } + ["help"]
+    try CommandNames.check(arguments, names: names)
+    return try parseAsRoot(arguments)
   }
 
   /// Refuses an argument that is not valid UTF-8: `CommandLine.arguments` repairs such

@@ -52,7 +52,7 @@ struct ExportTests {
     let folder = TemporaryFolder()
     let export = folder.url.appendingPathComponent("export", isDirectory: true)
     let summary = try Exporter(format: format).write(
-      from: store, intoFolder: export, warn: { _ in })
+      from: store, intoFolder: export, replacing: false, warn: { _ in })
     #expect(summary.ties == 7 && summary.photoFiles == 7)
     let entries = try SeedInput(argument: export.path, format: nil, photos: true).entries()
     let stored = try store.allTies()

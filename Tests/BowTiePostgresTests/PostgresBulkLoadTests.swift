@@ -75,7 +75,8 @@ struct PostgresBulkLoadTests {
   ]
 
   static let awkwardDoubles: [Double] = [
-    0, -0.0, 0.1, 1.0 / 3, -2.5, .pi, 5e-324, 2.2250738585072014e-308, .greatestFiniteMagnitude,
+    0, -0.0, 0.1, 1.0 / 3, -2.5, .pi, .leastNonzeroMagnitude, 2.2250738585072014e-308,
+    .greatestFiniteMagnitude,
     -.greatestFiniteMagnitude, 1e16, 123_456_789.123_456_78, .infinity, -.infinity,
   ]
 
@@ -178,7 +179,8 @@ struct PostgresBulkLoadTests {
     try session.run("BEGIN")
     try load(lastParent: 0)
     #expect(throws: BowTieError.self) { try session.run("COMMIT") }
-    try? session.run("ROLLBACK")
+    // Whether the failed COMMIT has already ended the transaction is the server's business.
+    _ = try? session.run("ROLLBACK")
     #expect(try stored() == 0)
 
     try session.run("BEGIN")

@@ -275,12 +275,217 @@ struct CommandTests {
     let bowtie = Bowtie()
     defer { bowtie.remove() }
     let help = try bowtie("--help", withStore: false)
-    #expect(help.status == 0 && help.stdout.contains("Exit status: 0 success; 1 no such tie"))
+    #expect(help.status == 0 && help.stdout.contains("\nEXIT STATUS:\n   0  success\n"))
     let unknown = try bowtie("show", "R", "--colour")
     #expect(unknown.status == 64)
     #expect(unknown.stderr == "bowties: Unknown option '--colour' (see --help)\n")
     let noCommand = try bowtie("frobnicate", withStore: false)
     #expect(noCommand.status == 64)
+  }
+
+  @Test("a mistyped command is refused with the nearest command's name, exit 64")
+  func unknownCommand() throws {
+    let bowtie = Bowtie()
+    defer { bowtie.remove() }
+    for arguments in [["weer", "R"], ["help", "weer"], ["weer", "R", "--store", bowtie.store]] {
+      let result = try bowtie.run(Bowtie.binary.path, arguments)
+      #expect(result.status == 64, "\(arguments)")
+      #expect(result.stderr == "bowties: unknown command 'weer'; did you mean 'wear'?\n")
+      #expect(result.stdout.isEmpty)
+    }
+    for (typed, meant) in [
+      ("shwo", "show"), ("lst", "list"), ("expotr", "export"), ("Wear", "wear"),
+    ] {
+      let result = try bowtie.run(Bowtie.binary.path, [typed, "R"])
+      #expect(result.status == 64)
+      #expect(result.stderr == "bowties: unknown command '\(typed)'; did you mean '\(meant)'?\n")
+    }
+    for far in [["frobnicate"], ["help", "frobnicate"], ["zz", "R"]] {
+      let result = try bowtie.run(Bowtie.binary.path, far)
+      #expect(result.status == 64, "\(far)")
+      #expect(
+        result.stderr == "bowties: unknown command '\(far.last == "R" ? "zz" : "frobnicate")'\n")
+    }
+    // A known command's help is still its help.
+    let help = try bowtie.run(Bowtie.binary.path, ["help", "wear"])
+    #expect(help.status == 0 && help.stdout.contains("USAGE: bowties wear"))
+    #expect(try bowtie.run(Bowtie.binary.path, ["help"]).status == 0)
+  }
+
+  @Test("--help ends its overview with every exit code and its meaning, one line each")
+  func exitStatusTable() throws {
+    let bowtie = Bowtie()
+    defer { bowtie.remove() }
+    let help = try bowtie("--help", withStore: false).stdout
+    let start = try #require(help.range(of: "EXIT STATUS:\n"))
+    let lines = help[start.upperBound...].split(separator: "\n").prefix { $0.hasPrefix("  ") }
+    let codes = lines.map { $0.split(separator: " ").first.map(String.init) ?? "" }
+    #expect(codes == ["0", "1", "64", "65", "66", "70", "73", "74", "75", "77"])
+    // The codes right-aligned, the meanings in one column, and no line wrapped in help or
+    // in the man page, which indents it by 5 columns.
+    #expect(lines.allSatisfy { $0.count <= 72 && $0.dropFirst(6).first != " " })
+    #expect(Set(lines.map { $0.prefix(6).last }) == [" "])
+    #expect(
+      lines.contains("  73  an output file cannot be written, or exists already (see --force)"))
+    // Each code a failure exits with is in the table.
+    let failures: [[String]] = [
+      ["show", "teal"], ["show", "R", "--colour"], ["rate", "R", "9"],
+      ["seed", "nowhere.plist"], ["backup", bowtie.store],
+    ]
+    for arguments in failures {
+      let status = try bowtie(arguments, store: bowtie.store).status
+      #expect(codes.contains(String(status)) && status != 0, "\(arguments): \(status)")
+    }
+  }
+
+  /// Each command that writes a file the user names, with that file's path in the test's
+  /// folder.
+  static let outputFiles: [(arguments: [String], file: String)] = [
+    (["photo", "R", "--output", "red.png"], "red.png"),
+    (["photo", "R", "--output", "photos/"], "photos/R.png"),
+    (["export", "--output", "ties.plist"], "ties.plist"),
+    (["export", "--format", "json", "--output", "ties/"], "ties/SampleData.json"),
+    (["report", "--output", "report.txt"], "report.txt"),
+    (["backup", "copy.sqlite"], "copy.sqlite"),
+  ]
+
+  @Test(
+    "a file the user names is never replaced without --force: exit 73, one line, untouched",
+    arguments: outputFiles)
+  func outputFileRule(arguments: [String], file: String) throws {
+    let bowtie = Bowtie()
+    defer { bowtie.remove() }
+    try bowtie("list")
+    let path = bowtie.folder.appendingPathComponent(file)
+    try FileManager.default.createDirectory(
+      at: path.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try Data("mine\n".utf8).write(to: path)
+    let entries = try FileManager.default.contentsOfDirectory(atPath: bowtie.folder.path)
+    let refused = try bowtie(arguments, store: bowtie.store)
+    #expect(refused.status == 73, "\(refused)")
+    #expect(
+      refused.stderr
+        == "bowties: cannot write \(path.path): it already exists; use --force to replace it\n")
+    #expect(try Data(contentsOf: path) == Data("mine\n".utf8))
+    #expect(try FileManager.default.contentsOfDirectory(atPath: bowtie.folder.path) == entries)
+    let forced = try bowtie(arguments + ["--force"], store: bowtie.store)
+    #expect(forced.status == 0, "\(forced)")
+    #expect(try Data(contentsOf: path) != Data("mine\n".utf8))
+    #expect(try Data(contentsOf: path).count > 100)
+    // Written under a temporary name, renamed into place: no temporary file stays behind.
+    let left = try FileManager.default.contentsOfDirectory(
+      atPath: path.deletingLastPathComponent().path)
+    #expect(!left.contains { $0.hasPrefix(".tmp-") || $0.contains(".backup-") }, "\(left)")
+  }
+
+  @Test("backup --force replaces an older backup, its unused photos too, but never the store")
+  func backupForce() throws {
+    let bowtie = Bowtie()
+    defer { bowtie.remove() }
+    let big = bowtie.folder.appendingPathComponent("big.png")
+    try Bowtie.noisePNG(seed: 7).write(to: big)
+    #expect(try bowtie("edit", "R", "--photo", big.path).status == 0)
+    let copy = bowtie.folder.appendingPathComponent("copy.sqlite").path
+    #expect(try bowtie("backup", copy).status == 0)
+    let photos = bowtie.folder.appendingPathComponent(".copy_SUPPORT/_EXTERNAL_DATA").path
+    #expect(try FileManager.default.contentsOfDirectory(atPath: photos).count == 1)
+    // Another store, without that photo, backed up over the first backup.
+    let other = bowtie.folder.appendingPathComponent("other.sqlite").path
+    let replaced = try bowtie(["backup", copy, "--force"], store: other)
+    #expect(replaced.status == 0, "\(replaced)")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: photos).isEmpty)
+    #expect(try bowtie(["show", "R"], store: copy).stdout.contains("Photo       PNG"))
+    #expect(try bowtie(["doctor"], store: copy).status == 0)
+    let itself = try bowtie("backup", bowtie.store, "--force")
+    #expect(itself.status == 73)
+    #expect(
+      itself.stderr == "bowties: cannot write \(bowtie.store): it is the store being backed up\n")
+    #expect(try bowtie("show", "R").stdout.contains("Photo       PNG 260×260"))
+  }
+
+  @Test("photo --output - refuses a terminal, and writes the bytes into a pipe")
+  func photoToTerminal() throws {
+    let bowtie = Bowtie()
+    defer { bowtie.remove() }
+    let piped = try bowtie("photo", "R", "--output", "-")
+    #expect(piped.status == 0)
+    // The PNG signature, its first byte not UTF-8.
+    #expect(piped.stdout.hasPrefix("\u{FFFD}PNG\r\n"))
+    // script(1) gives the command a pseudo-terminal; what it writes there comes back on
+    // script's stdout, stderr included.
+    let command = "'\(Bowtie.binary.path)' photo R --output - --store '\(bowtie.store)'"
+    let onTerminal = try bowtie.run("/usr/bin/script", ["-qec", command, "/dev/null"])
+    #expect(onTerminal.status == 64, "\(onTerminal)")
+    #expect(
+      onTerminal.stdout
+        == "bowties: not writing a photo to a terminal: redirect stdout, or give --output FILE\r\n")
+  }
+
+  @Test("--image always draws in color on a terminal even with NO_COLOR: the flag wins")
+  func imageFlagOverridesNoColor() throws {
+    let bowtie = Bowtie()
+    defer { bowtie.remove() }
+    try bowtie("list")
+    let show = "'\(Bowtie.binary.path)' show R --store '\(bowtie.store)'"
+    let environment = ["NO_COLOR": "1", "COLORTERM": "truecolor", "COLUMNS": "100"]
+    let always = try bowtie.run(
+      "/usr/bin/script", ["-qec", show + " --image always", "/dev/null"], environment: environment)
+    #expect(always.status == 0)
+    #expect(always.stdout.contains("\u{1B}[38;2;") && always.stdout.contains("▀"))
+    let auto = try bowtie.run(
+      "/usr/bin/script", ["-qec", show, "/dev/null"], environment: environment)
+    #expect(!auto.stdout.contains("\u{1B}["))
+    let help = try bowtie("show", "--help", withStore: false).stdout
+    let words = help.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    #expect(words.contains("even with NO_COLOR: the flag wins"))
+  }
+
+  @Test("no line of text output ends in a space")
+  func noTrailingSpaces() throws {
+    let bowtie = Bowtie()
+    defer { bowtie.remove() }
+    try bowtie("list")
+    // A tie without a color, a price or a link shows "none" for each.
+    #expect(try bowtie("add", "--name", "Plain Bow Tie").status == 0)
+    try bowtie("wear", "R", "--date", "2026-11-01")
+    try bowtie("rate", "O", "2")
+    var outputs: [String] = []
+    for arguments in [
+      ["show", "R"], ["show", "plain"], ["list"], ["list", "--favorites"], ["history"],
+      ["history", "R"], ["suggest"], ["report", "--as-of", "2026-11-21"],
+      ["report", "--all", "--as-of", "2026-11-21"], ["doctor"], ["wear", "plain"],
+    ] {
+      let result = try bowtie(arguments, store: bowtie.store)
+      #expect(result.status == 0, "\(arguments): \(result)")
+      #expect(!result.stdout.isEmpty, "\(arguments)")
+      outputs.append(result.stdout)
+      for line in result.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+      where line.hasSuffix(" ") || line.hasSuffix("\t") {
+        Issue.record("\(arguments): '\(line)'")
+      }
+    }
+    #expect(outputs[1].contains("  Color       none\n"))
+  }
+
+  @Test("wear refuses a day after today with the bad-value exit code; today and before work")
+  func wearInFuture() throws {
+    let bowtie = Bowtie()
+    defer { bowtie.remove() }
+    try bowtie("list")
+    let day = DateFormatter()
+    day.dateFormat = "yyyy-MM-dd"
+    day.timeZone = TimeZone(identifier: "UTC")
+    let tomorrow = day.string(from: Date().addingTimeInterval(86_400))
+    for date in ["2030-01-01", tomorrow, tomorrow + "T00:00:00Z"] {
+      let result = try bowtie("wear", "I", "--date", date)
+      #expect(result.status == 65, "\(date): \(result)")
+      #expect(result.stderr == "bowties: '\(date)' is after today: a wear is today or earlier\n")
+    }
+    #expect(try bowtie.sqlite("SELECT timesWorn FROM bowTie WHERE searchKey = 'I'") == "0\n")
+    for date in ["today", "now", day.string(from: Date()), "yesterday", "2026-01-01", "-3d"] {
+      #expect(try bowtie("wear", "I", "--date", date).status == 0, "\(date)")
+    }
+    #expect(try bowtie.sqlite("SELECT timesWorn FROM bowTie WHERE searchKey = 'I'") == "6\n")
   }
 
   @Test("the store is found from BOWTIES_STORE, then XDG_DATA_HOME, then HOME")

@@ -19,7 +19,8 @@ struct FileSystemFailureTests {
     let asUser =
       getuid() == 0 ? ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] : []
     if getuid() == 0 {
-      try bowtie.run("/usr/bin/chown", ["-R", "65534:65534", bowtie.folder.path])
+      try #require(
+        try bowtie.run("/usr/bin/chown", ["-R", "65534:65534", bowtie.folder.path]).status == 0)
     }
     #expect(chmod(bowtie.store, 0o444) == 0)
     func run(_ arguments: [String]) throws -> Bowtie.Result {

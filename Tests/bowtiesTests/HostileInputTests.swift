@@ -34,9 +34,10 @@ struct HostileInputTests {
     try #require(try bowtie("backup", backup.path).status == 0)
     // From the live photo folder, ../../victim is the test folder's "victim"; from the
     // backup's, it is backups/victim, which a restore would have linked across.
-    try bowtie.run(
+    let tampered = try bowtie.run(
       "/usr/bin/sqlite3",
       [backup.path, "UPDATE bowTie SET photoFile = '../../victim' WHERE searchKey = 'R'"])
+    try #require(tampered.status == 0, "\(tampered.stderr)")
     try Data("not yours".utf8).write(to: backups.appendingPathComponent("victim"))
     let before = try bowtie.sqlite(".dump")
     let filesBefore = try FileManager.default.contentsOfDirectory(atPath: photoFolder(bowtie).path)

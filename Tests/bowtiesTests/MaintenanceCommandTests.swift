@@ -195,7 +195,7 @@ struct MaintenanceCommandTests {
     let old = bowtie.folder.appendingPathComponent("old.sqlite").path
     #expect(try bowtie("backup", old).status == 0)
     // What bowties wrote before undo entries said who made them.
-    try bowtie.run(
+    let older = try bowtie.run(
       "/usr/bin/sqlite3",
       [
         old,
@@ -204,6 +204,7 @@ struct MaintenanceCommandTests {
         DELETE FROM grdb_migrations WHERE identifier = 'v6: undo by user';
         """,
       ])
+    try #require(older.status == 0, "\(older.stderr)")
     let bytes = try Data(contentsOf: URL(fileURLWithPath: old))
     try bowtie("wear", "G")
     let restored = try bowtie("restore", old, "--yes")

@@ -71,6 +71,7 @@ struct ParsingTests {
   func invalidValues() {
     for arguments in [
       ["rate", "R", "4,5"], ["rate", "R", "-1"], ["wear", "R", "--date", "soon"],
+      ["wear", "R", "--date", "2999-01-01"],
     ] {
       #expect {
         try Bowties.parseAsRoot(arguments)

@@ -46,20 +46,23 @@ extension Exporter {
   /// Writes the export of every tie in `store` into `folder`, laid out as
   /// ``ExportFolder`` says: the photos first, in `images/`, then the seed file that names
   /// them, each written whole or not at all. `warn` is as in
-  /// ``write(from:toFolder:to:image:warn:)``.
+  /// ``write(from:toFolder:to:image:warn:)``. Unless `replacing`, a seed file or photo
+  /// already in the folder is refused, as ``AtomicFile`` refuses any output file.
   public func write(
-    from store: BowTieStore, intoFolder folder: URL, warn: (BowTie) -> Void
+    from store: BowTieStore, intoFolder folder: URL, replacing: Bool, warn: (BowTie) -> Void
   ) throws(BowTieError) -> Summary {
     let images = ExportFolder.images(in: folder)
+    let seedFile = folder.appendingPathComponent(folderFileName)
+    // Refused before any photo is written beside it.
+    if !replacing { try AtomicFile.refuseExisting(seedFile) }
     try AtomicFile.createFolder(images)
     var summary = Summary()
     // The photos are in place before the seed file that names them.
-    try AtomicFile.write(to: folder.appendingPathComponent(folderFileName)) {
-      document throws(BowTieError) in
+    try AtomicFile.write(to: seedFile, replacing: replacing) { document throws(BowTieError) in
       summary = try write(
         from: store, toFolder: format != .csv, to: &document,
         image: { name, data throws(BowTieError) in
-          try AtomicFile.write(data, to: images.appendingPathComponent(name))
+          try AtomicFile.write(data, to: images.appendingPathComponent(name), replacing: replacing)
         }, warn: warn)
     }
     return summary

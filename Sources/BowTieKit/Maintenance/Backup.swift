@@ -25,12 +25,31 @@ extension BowTieStore {
   /// A store of another engine is copied row by row, from one consistent read, into a new
   /// SQLite store: a backup is always a SQLite file, readable with `sqlite3`, and
   /// `restore` puts it into either engine.
-  public func backup(to destination: URL) throws(BowTieError) -> BackupSummary {
+  ///
+  /// An existing `destination` is refused unless `replacing`, and never when it is this
+  /// store's own file. A replaced backup's photo files that the new one does not use are
+  /// removed once the new one is in place.
+  public func backup(to destination: URL, replacing: Bool = false) throws(BowTieError)
+    -> BackupSummary
+  {
     var info = stat()
-    guard lstat(destination.path, &info) != 0 else {
-      throw .outputUnwritable(
-        path: destination.path, reason: "it already exists; choose a new path or remove it")
+    let exists = lstat(destination.path, &info) == 0
+    if exists && !replacing { throw AtomicFile.existing(destination) }
+    var own = stat()
+    if exists, stat(path, &own) == 0, own.st_dev == info.st_dev, own.st_ino == info.st_ino {
+      throw .outputUnwritable(path: destination.path, reason: "it is the store being backed up")
     }
+    let summary = try copy(to: destination)
+    if exists {
+      let (replaced, _) = try SQLiteEngine.open(at: destination)
+      defer { try? replaced.close() }
+      try replaced.sweepInterruptedPhotoWrites()
+    }
+    return summary
+  }
+
+  /// The backup itself, to a path where nothing is or that may be replaced.
+  private func copy(to destination: URL) throws(BowTieError) -> BackupSummary {
     let folder = destination.deletingLastPathComponent()
     let temporary = folder.appendingPathComponent(
       ".\(destination.lastPathComponent).backup-\(UUID().text)")

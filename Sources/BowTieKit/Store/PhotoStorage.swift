@@ -159,7 +159,7 @@ struct PhotoStorage: Sendable {
     folderEntries().filter(Self.isFileName)
   }
 
-  /// Removes what an interrupted ``FileSystem/writeAtomically(_:to:mode:)`` left in the
+  /// Removes what an interrupted ``FileSystem/writeAtomically(_:to:mode:replacing:)`` left in the
   /// folder: its temporary files, which only a live write transaction may still use.
   func removeTemporaryFiles() {
     guard let directory else { return }

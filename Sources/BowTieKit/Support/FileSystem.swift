@@ -31,26 +31,31 @@ enum FileSystem {
     if fsync(descriptor) != 0 { throw POSIXError.current }
   }
 
-  /// The prefix of ``writeAtomically(_:to:mode:)``'s temporary files, before a UUID.
+  /// The prefix of ``writeAtomically(_:to:mode:replacing:)``'s temporary files, before a UUID.
   private static let temporaryPrefix = ".tmp-"
 
-  /// Whether `name` is one of ``writeAtomically(_:to:mode:)``'s temporary files.
+  /// Whether `name` is one of ``writeAtomically(_:to:mode:replacing:)``'s temporary files.
   static func isTemporaryFileName(_ name: String) -> Bool {
     name.hasPrefix(temporaryPrefix)
       && UUID(text: String(name.dropFirst(temporaryPrefix.count))) != nil
   }
 
   /// Writes under a temporary name in the same folder, syncs, then renames into place,
-  /// so a reader never sees half a file, even after a crash.
-  static func writeAtomically(_ data: Data, to file: URL, mode: mode_t = 0o600) throws {
-    try writeAtomically(to: file, mode: mode) { $0.write(bytes: data) }
+  /// so a reader never sees half a file, even after a crash. Unless `replacing`, an
+  /// existing `file` is left alone and `EEXIST` thrown.
+  static func writeAtomically(
+    _ data: Data, to file: URL, mode: mode_t = 0o600, replacing: Bool = true
+  ) throws {
+    try writeAtomically(to: file, mode: mode, replacing: replacing) { $0.write(bytes: data) }
   }
 
   /// Writes what `body` writes, under a temporary name in the same folder, then syncs and
   /// renames it into place. If `body` throws or a write fails, the temporary file goes and
-  /// `file` stays as it was.
+  /// `file` stays as it was. Unless `replacing`, an existing `file` is left alone and
+  /// `EEXIST` thrown, even when it appears while `body` writes.
   static func writeAtomically(
-    to file: URL, mode: mode_t = 0o600, _ body: (inout DescriptorOutputStream) throws -> Void
+    to file: URL, mode: mode_t = 0o600, replacing: Bool = true,
+    _ body: (inout DescriptorOutputStream) throws -> Void
   ) throws {
     let temporary = file.deletingLastPathComponent()
       .appendingPathComponent(temporaryPrefix + UUID().text)
@@ -68,11 +73,33 @@ enum FileSystem {
     var failure = output.failure
     if failure == 0 && fsync(descriptor) != 0 { failure = errno }
     close(descriptor)
-    if failure == 0 && rename(temporary.path, file.path) != 0 { failure = errno }
+    if failure == 0 && replacing {
+      if rename(temporary.path, file.path) != 0 { failure = errno }
+    } else if failure == 0 {
+      failure = linkNew(temporary, to: file)
+    }
     if failure != 0 {
       unlink(temporary.path)
       throw POSIXError(POSIXErrorCode(rawValue: failure) ?? .EIO)
     }
+  }
+}
+
+extension FileSystem {
+  /// Gives `temporary` the name `file` unless something has it already, then drops the
+  /// temporary name: `rename` would replace the other file, `link` fails with `EEXIST`.
+  /// Returns 0 or the `errno` of the failure.
+  private static func linkNew(_ temporary: URL, to file: URL) -> Int32 {
+    if link(temporary.path, file.path) == 0 {
+      unlink(temporary.path)
+      return 0
+    }
+    let failure = errno
+    // A file system without hard links (FAT, some network shares): check, then rename.
+    guard failure == EPERM || failure == EOPNOTSUPP || failure == EMLINK else { return failure }
+    var info = stat()
+    if lstat(file.path, &info) == 0 { return EEXIST }
+    return rename(temporary.path, file.path) == 0 ? 0 : errno
   }
 }
 
@@ -133,26 +160,46 @@ public enum AtomicFile {
   }
 
   /// Writes `data` under a temporary name beside `url`, then renames it into place.
-  public static func write(_ data: Data, to url: URL, mode: mode_t = 0o644) throws(BowTieError) {
-    do {
-      try FileSystem.writeAtomically(data, to: url, mode: mode)
-    } catch {
-      throw .outputUnwritable(path: url.path, reason: error.reason)
+  /// Unless `replacing`, an existing file at `url` is refused, and left as it is.
+  public static func write(
+    _ data: Data, to url: URL, mode: mode_t = 0o644, replacing: Bool
+  ) throws(BowTieError) {
+    try write(to: url, mode: mode, replacing: replacing) { output throws(BowTieError) in
+      output.write(bytes: data)
     }
   }
 
   /// Writes what `body` writes, a piece at a time, under a temporary name beside `url`,
   /// then renames it into place. A ``BowTieError`` from `body` is passed on as it is.
+  /// Unless `replacing`, an existing file at `url` is refused before `body` runs, and
+  /// one that appears while it runs is left as it is.
   public static func write(
-    to url: URL, mode: mode_t = 0o644,
+    to url: URL, mode: mode_t = 0o644, replacing: Bool,
     _ body: (inout DescriptorOutputStream) throws(BowTieError) -> Void
   ) throws(BowTieError) {
+    if !replacing { try refuseExisting(url) }
     do {
-      try FileSystem.writeAtomically(to: url, mode: mode) { output in try body(&output) }
+      try FileSystem.writeAtomically(to: url, mode: mode, replacing: replacing) { output in
+        try body(&output)
+      }
     } catch let error as BowTieError {
       throw error
+    } catch let error as POSIXError where error.code == .EEXIST {
+      throw existing(url)
     } catch {
       throw .outputUnwritable(path: url.path, reason: error.reason)
     }
+  }
+
+  /// Throws the error for an output file that exists, when one is at `url` (a link
+  /// too, even one to nothing).
+  public static func refuseExisting(_ url: URL) throws(BowTieError) {
+    var info = stat()
+    if lstat(url.path, &info) == 0 { throw existing(url) }
+  }
+
+  /// The refusal to replace an existing output file, the same for every command.
+  public static func existing(_ url: URL) -> BowTieError {
+    .outputUnwritable(path: url.path, reason: "it already exists; use --force to replace it")
   }
 }

@@ -10,12 +10,14 @@ struct ImageOptions: ParsableArguments {
     name: .long,
     help: ArgumentHelp(
       "Draw the tie's photo beside its details: auto (when stdout is a terminal that wants "
-        + "color), always (half-blocks even into a pipe or a file), or never.",
+        + "color: not with NO_COLOR or TERM=dumb), always (in color even into a pipe or a "
+        + "file, and even with NO_COLOR: the flag wins), or never.",
       valueName: "when"))
   var image: Mode = .auto
 
   /// Whether to draw: `auto` follows the same rule as color (a terminal, no `NO_COLOR`,
-  /// not `TERM=dumb`).
+  /// not `TERM=dumb`); `always` overrides `NO_COLOR`, as no-color.org asks of a flag given
+  /// on the command line.
   var drawsImage: Bool {
     switch image {
     case .always: true

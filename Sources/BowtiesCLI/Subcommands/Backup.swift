@@ -11,19 +11,21 @@ extension Bowties {
         The copy is consistent: of a SQLite store it is taken with SQLite's online \
         backup API under the store's write lock, so other processes' writes wait for it \
         (up to the busy timeout); of a PostgreSQL store, from one snapshot while others \
-        keep writing. PATH must not exist; the copy is always a SQLite store file \
+        keep writing. PATH must not exist, unless --force; the copy is always a SQLite store file \
         (--store PATH), and `bowties restore PATH` puts it back into either engine.
         """)
 
     @Argument(help: ArgumentHelp("Where to write the copy.", valueName: "path"))
     var path: String
 
+    @OptionGroup var outputFile: OutputFileOptions
     @OptionGroup var storeOptions: StoreOptions
     @OptionGroup var output: OutputOptions
 
     func run() throws {
       let store = try storeOptions.open()
-      let summary = try store.backup(to: URL(fileURLWithPath: path).standardizedFileURL)
+      let summary = try store.backup(
+        to: URL(fileURLWithPath: path).standardizedFileURL, replacing: outputFile.force)
       if output.json {
         try TieOutput(json: true).printJSON(summary)
       } else {

@@ -29,6 +29,7 @@ extension Bowties {
         "A file, a folder (DIR/), or - for stdout (the default).", valueName: "path"))
     var output: String?
 
+    @OptionGroup var outputFile: OutputFileOptions
     @OptionGroup var storeOptions: StoreOptions
 
     func validate() throws {
@@ -50,14 +51,16 @@ extension Bowties {
         return
       }
       guard ExportFolder.isFolder(output) else {
-        try AtomicFile.write(to: URL(fileURLWithPath: output)) { document throws(BowTieError) in
+        try AtomicFile.write(to: URL(fileURLWithPath: output), replacing: outputFile.force) {
+          document throws(BowTieError) in
           _ = try exporter.write(
             from: store, toFolder: false, to: &document, image: noImages, warn: warn)
         }
         return
       }
       let folder = URL(fileURLWithPath: output, isDirectory: true)
-      let summary = try exporter.write(from: store, intoFolder: folder, warn: warn)
+      let summary = try exporter.write(
+        from: store, intoFolder: folder, replacing: outputFile.force, warn: warn)
       Terminal.printLine(
         "exported \(summary.ties) ties and \(summary.photoFiles) photos to \(folder.path)")
     }

@@ -18,11 +18,23 @@ extension Bowties {
 
     @Option(
       name: .shortAndLong,
-      help: ArgumentHelp("Where to write it: a file, a folder, or - for stdout.", valueName: "path")
+      help: ArgumentHelp(
+        "Where to write it: a file, a folder, or - for stdout (not a terminal).",
+        valueName: "path")
     )
     var output: String
 
+    @OptionGroup var outputFile: OutputFileOptions
     @OptionGroup var storeOptions: StoreOptions
+
+    func validate() throws {
+      // As gzip refuses to write compressed data to a terminal: the bytes are not text.
+      if output == "-" && Terminal.standardOutputIsTerminal {
+        try ExitStatus.validating { () throws(BowTieError) in
+          throw .usage("not writing a photo to a terminal: redirect stdout, or give --output FILE")
+        }
+      }
+    }
 
     func run() throws {
       let store = try storeOptions.open()
@@ -40,7 +52,7 @@ extension Bowties {
         let folder = URL(fileURLWithPath: output, isDirectory: true)
         try AtomicFile.createFolder(folder)
         let file = folder.appendingPathComponent(name)
-        try AtomicFile.write(data, to: file)
+        try AtomicFile.write(data, to: file, replacing: outputFile.force)
         print(file.path)
         return
       }
@@ -52,7 +64,7 @@ extension Bowties {
             + "\(file.deletingPathExtension().lastPathComponent).\(format.fileExtension), or give a folder"
         )
       }
-      try AtomicFile.write(data, to: file)
+      try AtomicFile.write(data, to: file, replacing: outputFile.force)
     }
   }
 }

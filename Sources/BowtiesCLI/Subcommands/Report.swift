@@ -43,10 +43,12 @@ extension Bowties {
     @Option(
       name: .shortAndLong,
       help: ArgumentHelp(
-        "Write the report to this file (whole or not at all) instead of stdout.",
+        "Write the report to this file (whole or not at all) instead of stdout; an "
+          + "existing file only with --force.",
         valueName: "file"))
     var output: String?
 
+    @OptionGroup var outputFile: OutputFileOptions
     @OptionGroup var storeOptions: StoreOptions
 
     /// Dates more than this many days back are not worth a calendar's arithmetic (which
@@ -73,7 +75,8 @@ extension Bowties {
         limit: all ? nil : limit ?? ReportBuilder.defaultLimit)
       let locale = Terminal.locale
       if let output, output != "-" {
-        try AtomicFile.write(to: URL(fileURLWithPath: output)) { file throws(BowTieError) in
+        try AtomicFile.write(to: URL(fileURLWithPath: output), replacing: outputFile.force) {
+          file throws(BowTieError) in
           try builder.write(from: store, as: format, locale: locale, to: &file)
         }
       } else {

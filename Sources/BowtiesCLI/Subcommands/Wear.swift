@@ -15,7 +15,7 @@ extension Bowties {
       parsing: .unconditional,
       help: ArgumentHelp(
         "When it was worn: 2026-11-21T08:00:00Z, 2026-11-21 (midnight), yesterday, -2d… "
-          + "Default: now.",
+          + "Today or earlier. Default: now.",
         valueName: "date"))
     var date: String?
 
@@ -32,9 +32,19 @@ extension Bowties {
       try TieOutput(json: output.json).printDetails(worn, store: store)
     }
 
+    /// The day of the wear: today or before. A later one is a typo (2062 for 2026), and
+    /// would stay "last worn" through every real wear until then.
     private func wornDate() throws(BowTieError) -> Date {
       guard let date else { return Date() }
-      return try DateParsing.parse(date).date
+      let worn = try DateParsing.parse(date).date
+      let calendar = Calendar.current
+      if let tomorrow = calendar.date(
+        byAdding: .day, value: 1, to: calendar.startOfDay(for: Date())),
+        worn >= tomorrow
+      {
+        throw .invalidValue("'\(date)' is after today: a wear is today or earlier")
+      }
+      return worn
     }
   }
 }

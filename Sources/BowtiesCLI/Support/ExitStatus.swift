@@ -2,8 +2,10 @@ import ArgumentParser
 import BowTieKit
 import Foundation
 
-/// The one place where failures become exit codes, documented in the README and `--help`.
+/// The one place where failures become exit codes, and where each code's meaning is
+/// written: `--help` (and so the man page and the README) shows ``meanings``.
 enum ExitStatus {
+  static let success: Int32 = 0
   static let noSuchTie: Int32 = 1
   static let usage: Int32 = 64  // EX_USAGE
   static let invalidData: Int32 = 65  // EX_DATAERR
@@ -13,6 +15,32 @@ enum ExitStatus {
   static let storeUnusable: Int32 = 74  // EX_IOERR
   static let storeBusy: Int32 = 75  // EX_TEMPFAIL
   static let notYours: Int32 = 77  // EX_NOPERM
+
+  /// Every code bowties exits with, and what it means. Each line of ``helpSection`` fits
+  /// in 72 columns, so neither help nor the man page (indented 5) wraps one at 80.
+  static let meanings: [(code: Int32, meaning: String)] = [
+    (success, "success"),
+    (noSuchTie, "no such tie, or TIE matches several ties"),
+    (usage, "usage error: an unknown command or option, a missing argument"),
+    (invalidData, "invalid value, seed file or backup; problems doctor found"),
+    (inputUnreadable, "an input file missing or unreadable; a photo that does not decode"),
+    (software, "internal error"),
+    (cannotCreate, "an output file cannot be written, or exists already (see --force)"),
+    (storeUnusable, "the store unreadable, unwritable, damaged or from a newer bowties"),
+    (storeBusy, "the store busy past $BOWTIES_BUSY_TIMEOUT seconds (default 10)"),
+    (notYours, "undo refused: another user changed the tie since"),
+  ]
+
+  /// ``meanings`` as a section of the root command's help: a heading, then one line a
+  /// code, the codes right-aligned, ready to copy into a document as it is.
+  static var helpSection: String {
+    let width = meanings.map { String($0.code).count }.max() ?? 0
+    let lines = meanings.map { code, meaning in
+      let number = String(code)
+      return "  " + String(repeating: " ", count: width - number.count) + number + "  " + meaning
+    }
+    return (["EXIT STATUS:"] + lines).joined(separator: "\n")
+  }
 
   static func code(for error: BowTieError) -> Int32 {
     switch error {

@@ -130,6 +130,7 @@ struct TieOutput {
         tie.timesWorn == 0
         ? "never worn"
         : "worn \(tie.timesWorn)×, last \(tie.lastWorn.map(Self.day) ?? "?")"
+      let colorColumn = colorText(tie)
       let fields = [
         tie.searchKey.withVisibleControlCharacters.padding(
           toLength: keyWidth, withPad: " ", startingAt: 0),
@@ -137,7 +138,8 @@ struct TieOutput {
           toLength: nameWidth, withPad: " ", startingAt: 0),
         "\(BowTie.formatRating(tie.rating))/5".padding(toLength: 5, withPad: " ", startingAt: 0),
         tie.isFavorite ? "★" : " ",
-        colorText(tie),
+        // "none" as wide as a hex color, so the wear column lines up under it.
+        colorColumn + String(repeating: " ", count: max(0, 7 - colorColumn.count)),
         worn,
       ]
       print(fields.joined(separator: "  "))
@@ -146,7 +148,7 @@ struct TieOutput {
 
   private func colorText(_ tie: BowTie) -> String {
     guard let tint = tie.tintColor else {
-      return tie.colorIssue == nil ? "none   " : "unreadable"
+      return tie.colorIssue == nil ? "none" : "unreadable"
     }
     return color
       ? Terminal.swatch(red: tint.red, green: tint.green, blue: tint.blue) + " " + tint.hex

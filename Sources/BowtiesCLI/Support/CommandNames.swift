@@ -1,0 +1,55 @@
+import ArgumentParser
+import BowTieKit
+
+/// Subcommand names as the user types them: a word that names none is refused here,
+/// before ArgumentParser, which would take it for an unexpected argument (`bowties weer R`)
+/// or answer `help weer` with the general help.
+enum CommandNames {
+  /// Refuses a command line whose subcommand, or the subcommand `help` is asked about,
+  /// is not one of `names`, suggesting the nearest when it is close enough to be a typo.
+  static func check(_ arguments: [String], names: [String]) throws(BowTieError) {
+    var words = arguments[...]
+    if words.first == "help" { words = words.dropFirst() }
+    guard let word = words.first, !word.hasPrefix("-"), !names.contains(word) else { return }
+    guard let suggestion = nearest(to: word, in: names) else {
+      throw .usage("unknown command '\(word)'")
+    }
+    throw .usage("unknown command '\(word)'; did you mean '\(suggestion)'?")
+  }
+
+  /// The name fewest edits away from `word`, when that is few enough for a typo: one edit
+  /// in a word of up to five letters, two in a longer one. The first in `names` wins a tie.
+  static func nearest(to word: String, in names: [String]) -> String? {
+    let typed = Array(word.lowercased())
+    let allowed = typed.count <= 5 ? 1 : 2
+    var best: (name: String, distance: Int)?
+    for name in names {
+      let distance = editDistance(typed, Array(name))
+      if distance <= allowed, distance < best?.distance ?? .max { best = (name, distance) }
+    }
+    return best?.name
+  }
+
+  /// Insertions, deletions, substitutions and swaps of two neighbours needed to turn `a`
+  /// into `b` (the optimal string alignment distance): "shwo" is one swap from "show".
+  static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
+    guard !a.isEmpty else { return b.count }
+    guard !b.isEmpty else { return a.count }
+    // distances[i][j]: between the first i characters of a and the first j of b.
+    var distances = [[Int]](repeating: [Int](repeating: 0, count: b.count + 1), count: a.count + 1)
+    for i in 0...a.count { distances[i][0] = i }
+    for j in 0...b.count { distances[0][j] = j }
+    for i in 1...a.count {
+      for j in 1...b.count {
+        let cost = a[i - 1] == b[j - 1] ? 0 : 1
+        var distance = min(
+          distances[i - 1][j] + 1, distances[i][j - 1] + 1, distances[i - 1][j - 1] + cost)
+        if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+          distance = min(distance, distances[i - 2][j - 2] + 1)
+        }
+        distances[i][j] = distance
+      }
+    }
+    return distances[a.count][b.count]
+  }
+}
