@@ -30,11 +30,12 @@ public struct Bowties: ParsableCommand {
 
   /// Runs the command line the process was given, and exits with its status.
   public static func main() {
-    // As the app does in its delegate: the transformer is registered before any store opens.
-    ColorAttributeTransformer.register()
+    // First, so that a command handed over costs this process as little as it can.
     let arguments = Array(CommandLine.arguments.dropFirst())
     PostgreSQLProgram.handOverIfNeeded(arguments)
     PostgreSQLProgram.registerMissing()
+    // As the app does in its delegate: the transformer is registered before any store opens.
+    ColorAttributeTransformer.register()
     do {
       try checkArgumentsAreUTF8()
       var command = try command(for: arguments)
