@@ -5,9 +5,9 @@ import ArgumentParser
 ///
 /// ArgumentParser finds a command's arguments by reflecting on its properties, and on
 /// every run it first tries the line as a completion-script request. Each of those
-/// steps makes the Swift runtime scan every protocol conformance in the binary: about
-/// 2.7 ms of a 7.7 ms `show`, more than the whole `sqlite3` CLI takes for the same
-/// look-up (docs/performance.md, "FastPath").
+/// steps makes the Swift runtime scan every protocol conformance in the binary, which
+/// for the everyday commands costs more than the rest of the command
+/// (docs/performance.md, "FastPath").
 ///
 /// This knows only `show TIE`, `wear TIE`, `rate TIE VALUE`, `favorite TIE` and `list`
 /// (without filters), each with `--json` and `--store PATH` (or `--store=PATH`) anywhere.
