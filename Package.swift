@@ -14,7 +14,6 @@ let package = Package(
   dependencies: [
     .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
     .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
-    .package(url: "https://github.com/apple/swift-crypto", exact: "3.12.3"),
     .package(url: "https://github.com/vapor/postgres-nio", exact: "1.33.2"),
     .package(url: "https://github.com/apple/swift-nio", exact: "2.101.3"),
     .package(url: "https://github.com/apple/swift-nio-ssl", exact: "2.37.6"),
@@ -25,9 +24,8 @@ let package = Package(
     .target(
       name: "BowTieKit",
       dependencies: [
-        "CLibXML2", "ImageCodecs",
+        "CExpat", "CNettle", "ImageCodecs",
         .product(name: "GRDB", package: "GRDB.swift"),
-        .product(name: "Crypto", package: "swift-crypto"),
       ],
       plugins: ["EmbedSampleData"]
     ),
@@ -45,12 +43,10 @@ let package = Package(
         .product(name: "Logging", package: "swift-log"),
       ]
     ),
-    // libxml2's streaming reader, for XML seed plists too large for Foundation's parser.
-    .systemLibrary(
-      name: "CLibXML2",
-      pkgConfig: "libxml-2.0",
-      providers: [.apt(["libxml2-dev"])]
-    ),
+    // Expat, the XML parser seed plists stream through, an entry at a time.
+    .systemLibrary(name: "CExpat", pkgConfig: "expat", providers: [.apt(["libexpat1-dev"])]),
+    // Nettle, for the SHA-256 that names photo files.
+    .systemLibrary(name: "CNettle", pkgConfig: "nettle", providers: [.apt(["nettle-dev"])]),
     // Photos on a terminal: scaling, half-block rendering, the kitty, iTerm2 and sixel
     // encoders, and which of them a terminal speaks. Knows nothing of ties.
     .target(name: "TerminalImage", dependencies: ["ImageCodecs"]),

@@ -1,18 +1,17 @@
-import CLibXML2
+import CExpat
 import Foundation
 
-/// Reads an XML property list with libxml2's SAX2 parser, handing over the root array's
-/// elements one at a time.
+/// Reads an XML property list with Expat, handing over the root array's elements one at
+/// a time.
 ///
 /// Foundation's `PropertyListSerialization` builds the whole document as Foundation
 /// objects first, so a large seed file costs time and memory in proportion to all its
 /// ties at once. Here only one entry exists at a time, built directly as a typed
-/// ``PropertyListValue`` from parser events. (Not libxml2's `xmlTextReader`: it builds and
-/// frees a tree node for every event.)
-/// Element names are matched as libxml2's bytes; only keys and strings become strings.
+/// ``PropertyListValue`` from parser events.
+/// Element names are matched as Expat's bytes; only keys and strings become strings.
 ///
-/// Hostile input is refused, never followed: no network, no external DTD, entity
-/// declarations ignored and references other than XML's own refused, nesting capped.
+/// Hostile input is refused, never followed: no external DTD or entity is read, entity
+/// declarations are ignored and references other than XML's own refused, nesting capped.
 struct XMLPropertyListReader {
   /// What a failure says, for "not a property list (…)".
   struct Failure: Error {
@@ -29,7 +28,7 @@ struct XMLPropertyListReader {
 
   /// Whether `data` looks like an XML document (after white space and a byte-order mark).
   static func looksLikeXML(_ data: Data) -> Bool {
-    // UTF-16, by its byte-order mark or a "<" as its first character: libxml2 reads the
+    // UTF-16, by its byte-order mark or a "<" as its first character: Expat reads the
     // encoding from these first bytes itself.
     let utf16Starts: [[UInt8]] = [[0xFE, 0xFF], [0xFF, 0xFE], [0x00, 0x3C], [0x3C, 0x00]]
     if utf16Starts.contains(where: data.starts(with:)) { return true }
@@ -59,12 +58,11 @@ struct XMLPropertyListReader {
       ("array", .array), ("plist", .plist),
     ]
 
-    init(_ name: UnsafePointer<xmlChar>?) {
-      guard let name else {
+    init(_ name: UnsafePointer<XML_Char>?) {
+      guard let text = name else {
         self = .other("")
         return
       }
-      let text = UnsafeRawPointer(name).assumingMemoryBound(to: CChar.self)
       for (known, element) in Self.known {
         let count = known.utf8CodeUnitCount
         let knownText = UnsafeRawPointer(known.utf8Start).assumingMemoryBound(to: CChar.self)
@@ -93,7 +91,7 @@ struct XMLPropertyListReader {
     }
   }
 
-  /// Turns parser events into values. libxml2 calls it back through C function pointers,
+  /// Turns parser events into values. Expat calls it back through C function pointers,
   /// which cannot throw: the first failure is kept and the parser stopped. A struct
   /// reached through a pointer, not a class: a class's properties pay a dynamic
   /// exclusivity check on every access, and there are dozens of accesses a tie.
@@ -107,7 +105,7 @@ struct XMLPropertyListReader {
 
     let element: (Int, PropertyListValue) throws(BowTieError) -> Void
     private(set) var root: Root?
-    private var context: xmlParserCtxtPtr?
+    private var parser: XML_Parser?
     private var frames: [Frame] = []
     private var sawPlist = false
     /// The leaf element being read, and its text so far.
@@ -122,41 +120,30 @@ struct XMLPropertyListReader {
     }
 
     mutating func parse(_ data: Data) throws(BowTieError) {
-      var handler = xmlSAXHandler()
-      handler.initialized = UInt32(XML_SAX2_MAGIC)
-      handler.startElementNs = { user, name, _, _, _, _, _, _, _ in
-        Builder.from(user).pointee.start(Element(name))
+      guard let parser = XML_ParserCreate(nil) else {
+        throw .invalidSeedFile(
+          source: "", reason: "not a property list (cannot start the XML parser)")
       }
-      handler.endElementNs = { user, _, _, _ in Builder.from(user).pointee.end() }
-      handler.characters = { user, bytes, count in
+      defer { XML_ParserFree(parser) }
+      XML_SetElementHandler(
+        parser, { user, name, _ in Builder.from(user).pointee.start(Element(name)) },
+        { user, _ in Builder.from(user).pointee.end() })
+      XML_SetCharacterDataHandler(parser) { user, bytes, count in
         Builder.from(user).pointee.characters(bytes, count)
       }
-      handler.cdataBlock = handler.characters
-      // Entity declarations are not recorded (no entityDecl handler), so a reference to
-      // one is undeclared: a fatal error, or with an external DTD named, this callback.
-      handler.reference = { user, name in
-        Builder.from(user).pointee.fail(
-          "entity references are not allowed (&\(name.map { String(cString: $0) } ?? "");)")
+      // With a default handler, Expat expands no entity it was declared: a reference to
+      // one arrives here as its text, and is refused. XML's own (`&amp;`, `&#38;`) arrive
+      // as characters. Everything else that comes here (comments, the DOCTYPE) is ignored.
+      XML_SetDefaultHandler(parser) { user, bytes, count in
+        guard let bytes, count > 1, bytes[0] == CChar(UInt8(ascii: "&")) else { return }
+        let reference = String(
+          decoding: UnsafeRawBufferPointer(start: bytes, count: Int(count)), as: UTF8.self)
+        Builder.from(user).pointee.fail("entity references are not allowed (\(reference))")
       }
-      handler.serror = { user, error in
-        Builder.from(user).pointee.fail(error, haltParser: true)
-      }
-      let started = withUnsafeMutablePointer(to: &self) { builder in
-        // Errors raised outside the parser (encoding errors, in the middle of converting
-        // the input) must not halt it: that frees the buffer being converted.
-        bowties_route_libxml2_errors(builder) { user, error in
-          Builder.from(user).pointee.fail(error, haltParser: false)
-        }
-        defer { bowties_restore_libxml2_errors() }
-        guard let context = xmlCreatePushParserCtxt(&handler, builder, nil, 0, nil) else {
-          return false
-        }
-        builder.pointee.context = context
-        defer {
-          bowties_free_parser(context)
-          builder.pointee.context = nil
-        }
-        xmlCtxtUseOptions(context, Int32(XML_PARSE_NONET.rawValue))
+      withUnsafeMutablePointer(to: &self) { builder in
+        builder.pointee.parser = parser
+        defer { builder.pointee.parser = nil }
+        XML_SetUserData(parser, builder)
         data.withUnsafeBytes { bytes in
           // In slices, so that a stop is noticed soon and a size never overflows an Int32.
           let slice = 1 << 20
@@ -165,14 +152,10 @@ struct XMLPropertyListReader {
             let count = min(slice, bytes.count - offset)
             let start = bytes.baseAddress?.advanced(by: offset).assumingMemoryBound(to: CChar.self)
             offset += count
-            xmlParseChunk(context, start, Int32(count), offset == bytes.count ? 1 : 0)
+            let status = XML_Parse(parser, start, Int32(count), offset == bytes.count ? 1 : 0)
+            if status == XML_STATUS_ERROR { builder.pointee.failFromParser() }
           } while offset < bytes.count && !builder.pointee.stopped
         }
-        return true
-      }
-      guard started else {
-        throw .invalidSeedFile(
-          source: "", reason: "not a property list (cannot start the XML parser)")
       }
       if let elementError { throw elementError }
       if failure == nil, root == nil {
@@ -191,23 +174,20 @@ struct XMLPropertyListReader {
     /// an optional error enum.
     private var stopped = false
 
-    private var line: Int { context.map { Int(xmlSAX2GetLineNumber($0)) } ?? 0 }
+    private var line: Int { parser.map { Int(XML_GetCurrentLineNumber($0)) } ?? 0 }
 
-    mutating func fail(_ reason: String, line: Int? = nil, haltParser: Bool = true) {
+    mutating func fail(_ reason: String, line: Int? = nil) {
       guard !stopped else { return }
       failure = Failure(reason: "line \(line ?? self.line): \(reason)")
       stopped = true
-      if haltParser, let context { xmlStopParser(context) }
+      if let parser { XML_StopParser(parser, XML_FALSE) }
     }
 
-    /// The first error libxml2 reports; warnings pass.
-    mutating func fail(_ error: xmlErrorPtr?, haltParser: Bool) {
-      guard let error, error.pointee.level.rawValue >= XML_ERR_ERROR.rawValue else { return }
-      let message = error.pointee.message.map { String(cString: $0) } ?? "malformed XML"
-      // An error raised outside the parser has no line: the parser's is where it was.
-      fail(
-        message.trimmingCharacters(in: .whitespacesAndNewlines),
-        line: error.pointee.line > 0 ? Int(error.pointee.line) : nil, haltParser: haltParser)
+    /// The error Expat stopped with, unless the stop was ours.
+    mutating func failFromParser() {
+      guard !stopped, let parser else { return }
+      let message = XML_ErrorString(XML_GetErrorCode(parser)).map { String(cString: $0) }
+      fail(message ?? "malformed XML")
     }
 
     private var parentName: String {
@@ -248,9 +228,9 @@ struct XMLPropertyListReader {
       }
     }
 
-    mutating func characters(_ bytes: UnsafePointer<xmlChar>?, _ count: Int32) {
+    mutating func characters(_ bytes: UnsafePointer<XML_Char>?, _ count: Int32) {
       guard !stopped, let bytes else { return }
-      let chunk = UnsafeBufferPointer(start: bytes, count: Int(count))
+      let chunk = UnsafeRawBufferPointer(start: bytes, count: Int(count))
       if leaf != nil {
         text.append(contentsOf: chunk)
       } else if !chunk.allSatisfy(Self.isSpace) {
@@ -303,7 +283,7 @@ struct XMLPropertyListReader {
         } catch {
           elementError = error
           stopped = true
-          if let context { xmlStopParser(context) }
+          if let parser { XML_StopParser(parser, XML_FALSE) }
         }
       case .array(var items)?:
         items.append(value)

@@ -1,4 +1,4 @@
-import Crypto
+import CNettle
 import Foundation
 
 /// Keeps photos above Core Data's external-storage cutoff in files beside the store.
@@ -151,7 +151,17 @@ struct PhotoStorage: Sendable {
 
   /// A photo's file name: the SHA-256 of its bytes, in hex.
   static func contentName(_ data: Data) -> String {
-    SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
+    var context = sha256_ctx()
+    nettle_sha256_init(&context)
+    data.withUnsafeBytes { bytes in
+      nettle_sha256_update(
+        &context, bytes.count, bytes.baseAddress?.assumingMemoryBound(to: UInt8.self))
+    }
+    var digest = [UInt8](repeating: 0, count: Int(SHA256_DIGEST_SIZE))
+    nettle_sha256_digest(&context, digest.count, &digest)
+    let hex = Array("0123456789abcdef".utf8)
+    return String(
+      decoding: digest.flatMap { [hex[Int($0 >> 4)], hex[Int($0 & 15)]] }, as: UTF8.self)
   }
 
   /// The photo files in the folder: every entry named as ``file(named:)`` accepts.
