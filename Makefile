@@ -1,6 +1,7 @@
 # Installs bowties the way Swift command-line tools install: the shipped binary (fully
 # static, position-independent: scripts/build-release), stripped; a man page and shell
-# completions that ArgumentParser generates from the commands' own help.
+# completions that ArgumentParser generates from the commands' own help. (The README's
+# start is scripts/start and scripts/test: a new machine may have no make yet.)
 #
 #   make install [PREFIX=~/.local]    build, then install under PREFIX (default /usr/local)
 #   make uninstall [PREFIX=…]         remove exactly what install put there
@@ -38,6 +39,7 @@ all: stage
 # Everything install copies, built and generated into build/stage.
 stage:
 	@mkdir -p $(STAGE)
+	@[ -n "$(BINARY)" ] || scripts/install-packages build release
 	binary="$(BINARY)"; [ -n "$$binary" ] || binary="$$(scripts/build-release --check)"; \
 		cp "$$binary" $(STAGE)/bowties && cp "$$(dirname "$$binary")/bowties-postgresql" $(STAGE)/
 	strip $(STAGE)/bowties $(STAGE)/bowties-postgresql

@@ -137,6 +137,27 @@ struct ReadmeTests {
 
   // MARK: - The README's blocks
 
+  /// A newcomer's first minutes: the first fenced block under `## Start` holds two
+  /// commands, one a line (a comment after each allowed), which .ci/run reads: the first
+  /// builds and shows the red tie, the second runs every test.
+  @Test("the README's Start block is the two start scripts")
+  func start() throws {
+    let lines = try Self.readLines()
+    let heading = try #require(lines.firstIndex(of: "## Start"), "README.md has no ## Start")
+    let open = try #require(lines[heading...].firstIndex { $0.hasPrefix("```") })
+    let close = try #require(lines[(open + 1)...].firstIndex { $0.hasPrefix("```") })
+    #expect(
+      !lines[(heading + 1)..<open].contains { $0.hasPrefix("#") },
+      "the block is under ## Start, before any other heading")
+    let commands = try lines[(open + 1)..<close].filter { !$0.isEmpty }.map(ShellWords.split)
+    #expect(commands == [["scripts/start"], ["scripts/test"]])
+    for script in commands.joined() {
+      #expect(
+        FileManager.default.isExecutableFile(
+          atPath: Self.repository.appendingPathComponent(script).path), "\(script)")
+    }
+  }
+
   struct Command {
     /// The command line, after `$ `.
     var text: String
