@@ -1,5 +1,5 @@
-// Bytes as a seed file, parsed both as a property list (XML through libxml2's SAX2
-// parser, binary through our strict reader, anything else refused) and as JSON (through
+// Bytes as a seed file, parsed both as a property list (XML through Expat, binary
+// through our strict reader, anything else refused) and as JSON (through
 // JSONDecoder), all the way to validated entries.
 //
 // Checks that only seed-file errors come out; that accepted entries are valid, numbered in

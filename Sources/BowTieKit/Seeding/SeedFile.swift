@@ -55,7 +55,7 @@ public enum SeedFile {
   ) throws(BowTieError) -> [SeedEntry] {
     guard !data.isEmpty else { throw .invalidSeedFile(source: source, reason: "the file is empty") }
     var collector = Collector(images: images)
-    // XML plists stream through libxml2, an entry at a time; binary plists, compact
+    // XML plists stream through Expat, an entry at a time; binary plists, compact
     // already, go through our strict reader, and JSON through JSONDecoder.
     if format == .plist && XMLPropertyListReader.looksLikeXML(data) {
       let root: XMLPropertyListReader.Root
