@@ -35,6 +35,7 @@ backdrop, with grain), each 800x600 and above 128 KiB, so that a seed stores eac
 the database; scripts/crash-test seeds them.
 """
 
+import importlib.util
 import io
 import plistlib
 import random
@@ -74,25 +75,18 @@ INVERSE = {
     Image.Transpose.ROTATE_90: Image.Transpose.ROTATE_270,
 }
 
-TIES = {  # the sample ties' colours, as in SampleData.plist
-    "red": (239, 48, 36),
-    "orange": (243, 123, 30),
-    "yellow": (253, 204, 12),
-    "green": (34, 153, 84),
-    "blue": (29, 112, 196),
-    "indigo": (75, 47, 145),
-    "violet": (148, 82, 165),
-}
+def _draw_bowties():
+    """scripts/draw-bowties.py, whose sample colours and wing shape these photos share."""
+    spec = importlib.util.spec_from_file_location("draw", ROOT / "scripts" / "draw-bowties.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
-# A bow tie's left wing in a 128x128 box, y down, as cubic Bezier segments (the same
-# shape scripts/draw-bowties.py draws the sample photos with).
-WING = [
-    ((60, 54), (46, 52), (30, 30), (16, 29)),
-    ((16, 29), (10, 29), (7, 33), (7, 40)),
-    ((7, 40), (10, 56), (10, 72), (7, 88)),
-    ((7, 88), (7, 95), (10, 99), (16, 99)),
-    ((16, 99), (30, 98), (46, 76), (60, 74)),
-]
+
+_DRAW = _draw_bowties()
+TIES = _DRAW.TIES  # the sample ties' colours, as in SampleData.plist
+# A bow tie's left wing in a 128x128 box, y down, as cubic Bezier segments.
+WING = _DRAW.WING_PATH
 
 
 def upright_quarters(width=48, height=32):

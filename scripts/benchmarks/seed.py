@@ -71,26 +71,25 @@ def main():
           f"(generated in {time.perf_counter() - start:.1f} s), {runs} alternating run(s) each; "
           f"bowties: {bowties}", flush=True)
 
-    py_times, py_rss, bt_times, bt_rss = [], [], [], []
+    times = {"python": [], "bowties": []}
+    memory = {"python": [], "bowties": []}
     for run in range(1, runs + 1):
         folder = os.path.join(work, f"run-{run}")
         os.mkdir(folder)
         db = os.path.join(folder, "python.sqlite")
-        wall, rss = script.timed_with_rss([sys.executable, BASELINE, plist, db],
-                                          log=os.path.join(folder, "python.log"))
-        rows = stored(script, db)
-        if rows != str(count):
-            script.fail(f"the python db holds {rows} ties, not {count}")
-        py_times.append(wall)
-        py_rss.append(rss)
         store = os.path.join(folder, "store", "BowTies.sqlite")
-        wall, rss = script.timed_with_rss([bowties, "seed", plist, "--store", store],
-                                          log=os.path.join(folder, "bowties.log"))
-        rows = stored(script, store)
-        if rows != str(count):
-            script.fail(f"FAIL: the bowties store {store} holds {rows} ties, not {count}")
-        bt_times.append(wall)
-        bt_rss.append(rss)
+        for side, argv, stored_in, what in (
+                ("python", [sys.executable, BASELINE, plist, db], db, "the python db"),
+                ("bowties", [bowties, "seed", plist, "--store", store], store,
+                 f"FAIL: the bowties store {store}")):
+            wall, rss = script.timed_with_rss(argv, log=os.path.join(folder, f"{side}.log"))
+            rows = stored(script, stored_in)
+            if rows != str(count):
+                script.fail(f"{what} holds {rows} ties, not {count}")
+            times[side].append(wall)
+            memory[side].append(rss)
+        py_times, py_rss, bt_times, bt_rss = (times["python"], memory["python"],
+                                              times["bowties"], memory["bowties"])
         print(f"  run {run}: python {py_times[-1]:7.2f} s {py_rss[-1]:7.0f} MB   "
               f"bowties {bt_times[-1]:7.2f} s {bt_rss[-1]:7.0f} MB   "
               f"ratio {bt_times[-1] / py_times[-1]:.2f}", flush=True)
