@@ -6,8 +6,9 @@ kill:
   - PRAGMA integrity_check is ok;
   - the store holds either none of the seed (7 ties) or all of it (7 + COUNT), and which
     one agrees with where the kill fell (below);
-  - every photo file in _EXTERNAL_DATA is referenced, once `bowties doctor` has run
-    (the next open sweeps what a killed transaction wrote), and doctor reports healthy.
+  - every photo file in _EXTERNAL_DATA is referenced once the next command (`bowties
+    list`) has run, since that open sweeps what a killed transaction wrote, and `bowties
+    doctor` then reports the store healthy.
 
 With --new, each seed creates its store instead (built under a temporary name, then
 linked into place): after a kill the store is all of the seed or absent; the next
@@ -45,10 +46,13 @@ From these, each kill fell:
 A kill before or during the commit must leave none of the seed, after it all of it.
 
 The kills are spread over those moments: a probe seed first times the phases here, then
-kills cycle through aiming at the commit (stopped a few hundred microseconds after the bar
-is cleared, halved each time one lands after the commit), the writes, before the
-transaction, after the commit, and anywhere. With 4 kills or more, at least one must land
-inside the commit.
+kills cycle through aiming at the commit (stopped once as the bar is cleared, to see what
+the files hold then, and again at a random moment within the probe's commit, a window
+halved each time one lands after it; every other kill aims there until one lands), the
+writes (when the bar shows a random share of the entries stored), before the transaction
+(a random moment before the probe took the lock), after the commit (a random moment
+after it is seen done), and anywhere. With 4 kills or more, at least one must land inside
+the commit.
 
 Exit status: 0 when every kill left the store sound, 1 otherwise, 64 for bad arguments.
 """
@@ -57,12 +61,14 @@ import math
 import os
 import plistlib
 import random
+import re
 import select
 import signal
 import struct
 import subprocess
 import sys
 import time
+from typing import NamedTuple
 
 import common
 from common import ROOT, sqlite_value
@@ -132,6 +138,22 @@ def holds(ranges, first, last=None):
     return any(start <= last and first <= end for start, end in ranges)
 
 
+def build_files(store):
+    """The files a store is being built in (--new), before it is linked into place."""
+    folder, name = os.path.split(store)
+    names = os.listdir(folder) if os.path.isdir(folder) else []
+    return [os.path.join(folder, n) for n in names
+            if n.startswith(f".{name}.new-") and not n.endswith(("-journal", "-wal", "-shm"))]
+
+
+def written(store, new):
+    """What the seed has written into the store's files so far, in words."""
+    if new:
+        size = sum(os.path.getsize(path) for path in build_files(store))
+        return f"build file {size:,} bytes"
+    return f"{wal_frames(store + '-wal')[0]} WAL frames"
+
+
 def wal_frames(path):
     """(frames, commit frames) of this log in a -wal file: those that carry the salts of
     its header (a frame from before the log was last restarted carries older ones)."""
@@ -193,11 +215,22 @@ class Seed:
         if self.cleared_at is None and BAR_CLEARED in self.output:
             self.cleared_at = self.elapsed()
 
-    def wait_until(self, moment=None, after_cleared=None):
-        """Lets the seed run until `moment` seconds after its start, or `after_cleared`
-        seconds after the bar is cleared, or until it exits."""
+    def progress(self):
+        """The share of the entries stored, as the bar last showed it (0 before it)."""
+        shown = re.findall(rb" (\d+)/(\d+) \d+%", self.output[-200:])
+        return int(shown[-1][0]) / int(shown[-1][1]) if shown else 0
+
+    def wait_until(self, moment=None, after_cleared=None, progress=None, check=None):
+        """Lets the seed run until `moment` seconds after its start, `after_cleared`
+        seconds after the bar is cleared, the bar shows `progress` (a share), or `check()`
+        holds; or until it exits."""
         while self.process.poll() is None:
-            if after_cleared is not None and self.cleared_at is not None:
+            if progress is not None or check is not None:
+                if (progress is not None and self.progress() >= progress) or \
+                        (check is not None and check()):
+                    return
+                self.read(0.001)
+            elif after_cleared is not None and self.cleared_at is not None:
                 left = self.cleared_at + after_cleared - self.elapsed()
                 if left <= 0:
                     return
@@ -239,17 +272,15 @@ class Seed:
         return True
 
     def kill(self):
-        if not self.exited:
+        if not self.exited and self.process.poll() is None:
             os.kill(self.process.pid, signal.SIGKILL)
-            self.process.wait()
+        self.process.wait()
         os.close(self.master)
 
 
 def where(seed, new):
     """Where a stopped seed is (PHASES), and the evidence, from the locks it holds and the
     store's files."""
-    folder = os.path.dirname(seed.store)
-    name = os.path.basename(seed.store)
     cleared = BAR_CLEARED in seed.output
     if seed.exited:
         return AFTER, f"the seed had exited ({seed.process.returncode})"
@@ -257,12 +288,12 @@ def where(seed, new):
     if new:
         if os.path.exists(seed.store):
             return AFTER, "store linked into place"
-        builds = [n for n in os.listdir(folder)
-                  if n.startswith(f".{name}.new-") and not n.endswith(("-journal", "-wal", "-shm"))]
-        locked = any(holds(locks.get(file_id(os.path.join(folder, n)), []), RESERVED_BYTE)
-                     or holds(locks.get(file_id(os.path.join(folder, n)), []), SHARED_FIRST,
-                              SHARED_FIRST + SHARED_SIZE - 1) for n in builds)
-        evidence = (f"build file {'locked for writing' if locked else 'not locked for writing'}"
+        builds = build_files(seed.store)
+        locked = any(holds(locks.get(file_id(path), []), RESERVED_BYTE)
+                     or holds(locks.get(file_id(path), []), SHARED_FIRST,
+                              SHARED_FIRST + SHARED_SIZE - 1) for path in builds)
+        evidence = (f"{written(seed.store, new)}, "
+                    f"{'locked for writing' if locked else 'not locked for writing'}"
                     if builds else "no build file")
         if cleared:
             evidence += ", bar cleared"
@@ -282,6 +313,15 @@ def where(seed, new):
 # --- The test -------------------------------------------------------------------------------
 
 
+class Timeline(NamedTuple):
+    """Seconds from a probe seed's start: the write lock first held, the last row written,
+    the commit seen done, the exit."""
+    locked: float
+    cleared: float
+    committed: float
+    total: float
+
+
 class CrashTest:
     def __init__(self, script, bowties, plist, count, new):
         self.script, self.bowties, self.plist, self.count, self.new = (
@@ -293,16 +333,20 @@ class CrashTest:
 
     def probe(self):
         """One whole seed, watched: when the write lock was first held, when the bar was
-        cleared, when it exited."""
+        cleared (every row written), when the commit was seen done, when it exited."""
         store = os.path.join(self.script.work, "probe", "B.sqlite")
         if not self.new:
             self.bowties_quietly("list", "--store", store)
         seed = Seed(self.script, self.bowties, self.plist, store)
-        locked_at = None
+        locked_at = committed_at = None
         while seed.process.poll() is None:
-            seed.read(0.002)
-            if locked_at is None and where(seed, self.new)[0] != BEFORE:
-                locked_at = seed.elapsed()
+            seed.read(0.001)
+            if committed_at is None:
+                phase = where(seed, self.new)[0]
+                if locked_at is None and phase != BEFORE:
+                    locked_at = seed.elapsed()
+                if phase == AFTER:
+                    committed_at = seed.elapsed()
         total = seed.elapsed()
         seed.kill()
         if seed.process.returncode != 0:
@@ -310,29 +354,39 @@ class CrashTest:
                              f"{seed.output.decode(errors='replace')[-1000:]}")
         if seed.cleared_at is None:
             self.script.fail("the probe seed drew no progress bar on a terminal")
-        return locked_at or seed.cleared_at / 2, seed.cleared_at, total
+        return Timeline(locked_at or seed.cleared_at / 2, seed.cleared_at,
+                        committed_at or total, total)
 
-    def one_kill(self, number, aim, timeline, commit_delay):
+    def one_kill(self, number, aim, timeline, commit_window):
         """Stops, looks, kills; returns (phase, evidence, moment)."""
-        locked_at, cleared_at, total = timeline
         folder = os.path.join(self.script.work, f"run{number}")
         store = os.path.join(folder, "B.sqlite")
         if not self.new:
             self.bowties_quietly("list", "--store", store)
         seed = Seed(self.script, self.bowties, self.plist, store)
+        before = ""
         if aim == COMMIT:
-            seed.wait_until(after_cleared=commit_delay)
+            # Stopped once as the last row is written, to see what the log holds then, and
+            # again a moment into the commit.
+            seed.wait_until(after_cleared=0)
+            if seed.stop():
+                before = f"{written(store, self.new)} at the last row; "
+                os.kill(seed.process.pid, signal.SIGCONT)
+                seed.wait_until(after_cleared=random.uniform(0, commit_window))
+        elif aim == WRITES:
+            seed.wait_until(progress=random.uniform(0.02, 0.98))
         elif aim == AFTER:
-            seed.wait_until(after_cleared=random.uniform(0.01, max(0.02, total - cleared_at)))
+            seed.wait_until(check=lambda: where(seed, self.new)[0] == AFTER)
+            seed.wait_until(moment=seed.elapsed() + random.uniform(
+                0, max(0, timeline.total - timeline.committed)))
         else:
-            low, high = {BEFORE: (0.05, locked_at * 0.9), WRITES: (locked_at, cleared_at),
-                         "anywhere": (0.05, total * 1.05)}[aim]
-            seed.wait_until(moment=random.uniform(low, max(low, high)))
+            high = timeline.locked * 0.9 if aim == BEFORE else timeline.total * 1.05
+            seed.wait_until(moment=random.uniform(0.05, max(0.05, high)))
         moment = seed.elapsed()
         seed.stop()
         phase, evidence = where(seed, self.new)
         seed.kill()
-        return phase, evidence, moment
+        return phase, before + evidence, moment
 
     def check_store(self, number):
         """The store after a kill: (ties, problems, line)."""
@@ -345,7 +399,8 @@ class CrashTest:
             return len(os.listdir(external)) if os.path.isdir(external) else 0
 
         def half_built():
-            return sum(1 for n in os.listdir(folder) if n.startswith(".B.sqlite.new-"))
+            names = os.listdir(folder) if os.path.isdir(folder) else []
+            return sum(1 for n in names if n.startswith(".B.sqlite.new-"))
         # Counted before anything opens the store: files a killed transaction left behind.
         left = photo_files()
         base = 7
@@ -356,8 +411,14 @@ class CrashTest:
             base = 0
             builds = half_built()
             if not os.path.exists(store):
-                self.bowties_quietly("list", "--store", store)
                 base = 7
+        # The user's next command: it opens the store (creating it, with --new, when the
+        # kill left none), which sweeps the photo files of a killed transaction. doctor
+        # alone would not: it only reads, and reports them.
+        after = self.bowties_quietly("list", "--store", store)
+        if after.returncode != 0:
+            script.fail(f"bowties list after kill {number} exited {after.returncode}: "
+                        f"{after.stderr.strip()}")
         integrity = sqlite_value(script, store, "PRAGMA integrity_check")
         ties = int(sqlite_value(script, store, "SELECT count(*) FROM bowTie"))
         doctor = self.bowties_quietly("doctor", "--store", store)
@@ -379,7 +440,7 @@ class CrashTest:
         if self.new:
             extra = f", half-built stores {builds} left, {leftover} after"
         line = (f"integrity {integrity}, {ties:7} ties, photo files {left:3} left, {files:3} "
-                f"after doctor ({referenced} referenced){extra}, doctor "
+                f"after the next command ({referenced} referenced){extra}, doctor "
                 f"{'yes' if doctor.returncode == 0 else 'no'}")
         return ties, base, problems, line
 
@@ -400,20 +461,23 @@ def main():
     plist = make_seed(script, work, options.count)
     test = CrashTest(script, bowties, plist, options.count, options.new)
     timeline = test.probe()
-    locked_at, cleared_at, total = timeline
-    print(f"crash-test: a whole seed of {options.count} ties takes {total:.2f}s here (write "
-          f"lock from {locked_at:.3f}s, last row at {cleared_at:.3f}s); {options.kills} kills",
+    print(f"crash-test: a whole seed of {options.count} ties takes {timeline.total:.2f}s here "
+          f"(write lock from {timeline.locked:.3f}s, last row at {timeline.cleared:.3f}s, "
+          f"committed by {timeline.committed:.3f}s); {options.kills} kills",
           file=sys.stderr, flush=True)
 
     aims = [COMMIT, WRITES, BEFORE, AFTER, "anywhere"]
-    commit_delay = 0.0004
+    # How far into the commit a kill aimed at it may fall; halved after each that lands
+    # after it.
+    commit_window = max(0.0005, timeline.committed - timeline.cleared)
     failures, none, whole = 0, 0, 0
     fell = {phase: 0 for phase in PHASES}
     for number in range(1, options.kills + 1):
-        aim = aims[(number - 1) % len(aims)]
-        phase, evidence, moment = test.one_kill(number, aim, timeline, commit_delay)
+        # Until one has landed inside the commit, every other kill aims at it.
+        aim = COMMIT if fell[COMMIT] == 0 and number % 2 else aims[(number - 1) % len(aims)]
+        phase, evidence, moment = test.one_kill(number, aim, timeline, commit_window)
         if aim == COMMIT and phase == AFTER:
-            commit_delay /= 2
+            commit_window /= 2
         fell[phase] += 1
         ties, base, problems, line = test.check_store(number)
         all_of_it = ties == base + options.count
