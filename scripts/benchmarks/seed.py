@@ -41,7 +41,7 @@ from common import sqlite_value
 TARGET_RATIO, TARGET_RSS_MB = 0.5, 500
 # The baseline, exactly as the issue describes it, run as its own process: plistlib.load,
 # then sqlite3 executemany into an equivalent table with a 3-byte color blob, one commit.
-BASELINE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "seed_baseline.py")
+BASELINE = os.path.join(os.path.dirname(os.path.realpath(__file__)), "seed_baseline.py")
 
 
 def stored(script, db):
