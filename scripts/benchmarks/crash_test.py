@@ -38,8 +38,9 @@ From these, each kill fell:
                           opening the store), nothing committed;
   during the writes       the write lock held, the bar not yet cleared;
   during the commit       the bar cleared (every row written) but no commit frame yet,
-                          the write lock still held (with --new: until the build's lock
-                          is released);
+                          the write lock still held (with --new: until the store is
+                          linked into place, since the build's own commit is not the
+                          store's: a kill before the link leaves no store);
   after the commit        a commit frame in the -wal, or the lock released after the
                           last row (with --new: the store linked into place), or the
                           seed had already exited.
@@ -296,8 +297,8 @@ def where(seed, new):
                     f"{'locked for writing' if locked else 'not locked for writing'}"
                     if builds else "no build file")
         if cleared:
-            evidence += ", bar cleared"
-            return (COMMIT if locked else AFTER), evidence
+            # A new store's commit ends when its file is linked into place.
+            return COMMIT, evidence + ", bar cleared, store not linked yet"
         return (WRITES if locked else BEFORE), evidence
     locked = holds(locks.get(file_id(seed.store + "-shm"), []), WAL_WRITE_LOCK)
     frames, commits = wal_frames(seed.store + "-wal")
