@@ -208,9 +208,10 @@ class PgBench:
             os.makedirs(self.data)
             shutil.chown(self.data, "postgres")
             os.chmod(self.data, 0o700)
-            done = self.as_postgres([f"{PG_BIN}/initdb", "-D", self.data, "-U", "postgres", "--auth-local=peer",
-                                "--auth-host=scram-sha-256", "--encoding=UTF8", "--locale=C"],
-                               capture_output=True, text=True)
+            done = self.as_postgres([f"{PG_BIN}/initdb", "-D", self.data, "-U", "postgres",
+                                     "--auth-local=peer", "--auth-host=scram-sha-256",
+                                     "--encoding=UTF8", "--locale=C"],
+                                    capture_output=True, text=True)
             if done.returncode != 0:
                 self.fail(f"initdb failed: {done.stderr[-2000:]}")
         # Every run's log is new; the server writes it as postgres.
@@ -219,21 +220,22 @@ class PgBench:
         options = (f"-p {self.port} -k {self.work} -c listen_addresses=127.0.0.1 "
                    "-c log_line_prefix=%m_%p_ -c log_parameter_max_length=-1 "
                    "-c password_encryption=scram-sha-256")
-        done = self.as_postgres([f"{PG_BIN}/pg_ctl", "-D", self.data, "-l", self.log, "-w", "-t", "120", "-o",
-                            options, "start"], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                           text=True)
+        done = self.as_postgres([f"{PG_BIN}/pg_ctl", "-D", self.data, "-l", self.log, "-w", "-t",
+                                 "120", "-o", options, "start"], stdin=subprocess.DEVNULL,
+                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         if done.returncode != 0:
             self.fail(f"the server did not start: {done.stderr[-1000:]} (see {self.log})")
 
     def stop_server(self):
-        self.as_postgres([f"{PG_BIN}/pg_ctl", "-D", self.data, "-m", "fast", "-w", "stop"], stdin=subprocess.DEVNULL,
-                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.as_postgres([f"{PG_BIN}/pg_ctl", "-D", self.data, "-m", "fast", "-w", "stop"],
+                         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                         stderr=subprocess.DEVNULL)
 
     def superuser(self, sql, database="postgres"):
         """SQL as the postgres superuser, over the socket (peer authentication)."""
-        done = self.as_postgres([PSQL, "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-h", self.work, "-p",
-                            str(self.port), "-d", database, "-c", sql],
-                           capture_output=True, text=True, env=dict(self.env, HOME="/tmp"))
+        done = self.as_postgres([PSQL, "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-h",
+                                 self.work, "-p", str(self.port), "-d", database, "-c", sql],
+                                capture_output=True, text=True, env=dict(self.env, HOME="/tmp"))
         if done.returncode != 0:
             self.fail(f"psql as postgres failed on {sql[:200]!r}: {done.stderr.strip()[-2000:]}")
         return done.stdout.strip()
@@ -249,16 +251,18 @@ class PgBench:
         return done.stdout.strip()
 
     def uri(self, database):
-        return f"postgresql://bench:{self.password}@127.0.0.1:{self.port}/{database}?sslmode=disable"
+        return (f"postgresql://bench:{self.password}@127.0.0.1:{self.port}/{database}"
+                "?sslmode=disable")
 
     def psql_argv(self, database, groups):
         return [PSQL, "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-h", "127.0.0.1", "-p",
-                str(self.port), "-U", "bench", "-d", database] + [a for g in groups for a in ("-c", g)]
+                str(self.port), "-U", "bench", "-d", database] + [
+                    a for g in groups for a in ("-c", g)]
 
     def new_database(self, name, template=None):
         self.superuser(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
         self.superuser(f"CREATE DATABASE {name} OWNER bench"
-                  + (f" TEMPLATE {template}" if template else ""))
+                       + (f" TEMPLATE {template}" if template else ""))
 
     def drop_database(self, name):
         self.superuser(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
@@ -266,10 +270,12 @@ class PgBench:
     # --- Running ------------------------------------------------------------------------------
 
     def run_bowties(self, args, database, timeout=TIMEOUT):
-        done = subprocess.run([self.bowties, *args, "--store", self.uri(database)], env=self.env, stdin=subprocess.DEVNULL,
-                              capture_output=True, text=True, timeout=timeout)
+        done = subprocess.run([self.bowties, *args, "--store", self.uri(database)], env=self.env,
+                              stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                              timeout=timeout)
         if done.returncode != 0:
-            self.fail(f"bowties {' '.join(args)} exited {done.returncode}: {done.stderr.strip()[-2000:]}")
+            self.fail(f"bowties {' '.join(args)} exited {done.returncode}: "
+                      f"{done.stderr.strip()[-2000:]}")
         return done.stdout
 
     def captured_sql(self, args, database):
@@ -286,7 +292,8 @@ class PgBench:
             text = f.read()
         statements, pid = [], None
         for entry_pid, level, message in log_entries(text):
-            if level == "LOG" and (message.startswith("execute ") or message.startswith("statement: ")):
+            if level == "LOG" and (message.startswith("execute ")
+                                   or message.startswith("statement: ")):
                 if "ALTER DATABASE" in message:
                     continue
                 if pid is None:
@@ -361,20 +368,23 @@ class PgBench:
         free = shutil.disk_usage(self.cache).free
         needed = (self.ties * 700 + self.wears * 250) * 2
         if free < needed:
-            self.fail(f"{free / 1e9:.1f} GB free under {self.cache}; the store needs about {needed / 1e9:.1f} GB")
-        self.say(f"building the {self.ties:,}-tie, {self.wears:,}-wear store {name} ({common.load()})")
+            self.fail(f"{free / 1e9:.1f} GB free under {self.cache}; the store needs about "
+                      f"{needed / 1e9:.1f} GB")
+        self.say(f"building the {self.ties:,}-tie, {self.wears:,}-wear store {name} "
+                 f"({common.load()})")
         start = time.perf_counter()
         self.new_database(name)
         self.run_bowties(["list"], name)
         self.bench_psql(name, "-f", "-", stdin=self.fill_sql())
         self.say(f"filled in {time.perf_counter() - start:.0f} s; checking it with bowties doctor")
-        doctor = subprocess.run([self.bowties, "doctor", "--store", self.uri(name)], env=self.env, stdin=subprocess.DEVNULL,
+        doctor = subprocess.run([self.bowties, "doctor", "--store", self.uri(name)], env=self.env,
+                                stdin=subprocess.DEVNULL,
                                 capture_output=True, text=True, timeout=4 * TIMEOUT)
         if doctor.returncode != 0:
             self.fail(f"bowties doctor found problems in the new store: {doctor.stdout[-2000:]}"
-                 f"{doctor.stderr[-2000:]}")
+                      f"{doctor.stderr[-2000:]}")
         counts = self.bench_psql(name, "-c", "SELECT (SELECT count(*) FROM bowTie) || ' ' || "
-                                        "(SELECT count(*) FROM wearEvent)")
+                                 "(SELECT count(*) FROM wearEvent)")
         if counts != f"{self.ties} {self.wears}":
             self.fail(f"the store holds {counts} ties and wears")
         with open(marker, "w") as f:
@@ -400,8 +410,9 @@ class PgBench:
         self.new_database("bench_seed_template")
         self.run_bowties(["list"], "bench_seed_template")
         self.bench_psql("bench_seed_template", "-c",
-                   "TRUNCATE undoEntry, wearEvent, bowTie, photo RESTART IDENTITY CASCADE")
-        ties_csv, wears_csv = os.path.join(self.work, "ties.csv"), os.path.join(self.work, "wears.csv")
+                        "TRUNCATE undoEntry, wearEvent, bowTie, photo RESTART IDENTITY CASCADE")
+        ties_csv = os.path.join(self.work, "ties.csv")
+        wears_csv = os.path.join(self.work, "wears.csv")
         load_sql = os.path.join(self.work, "copy.sql")
         bt_times, ps_times, bt_rss, ps_rss = [], [], [], []
         seeded = None
@@ -415,15 +426,17 @@ class PgBench:
                     env = self.env
                 else:
                     self.new_database(database, template="bench_seed_template")
-                    argv = [PSQL, "-X", "-q", "-1", "-v", "ON_ERROR_STOP=1", "-h", "127.0.0.1", "-p",
-                            str(self.port), "-U", "bench", "-d", database, "-f", load_sql]
+                    argv = [PSQL, "-X", "-q", "-1", "-v", "ON_ERROR_STOP=1", "-h", "127.0.0.1",
+                            "-p", str(self.port), "-U", "bench", "-d", database, "-f", load_sql]
                     env = self.psql_env
                 elapsed, rss = self.script.timed_with_rss(
                     argv, env, log=os.path.join(self.work, f"{side}-seed.log"), timeout=TIMEOUT)
-                counts = self.bench_psql(database, "-c", "SELECT (SELECT count(*) FROM bowTie) || ' ' || "
-                                                    "(SELECT count(*) FROM wearEvent)")
+                counts = self.bench_psql(database, "-c",
+                                         "SELECT (SELECT count(*) FROM bowTie) || ' ' || "
+                                         "(SELECT count(*) FROM wearEvent)")
                 if counts.split()[0] != str(self.seed_count):
-                    self.fail(f"the {side} seed stored {counts} ties and wears, not {self.seed_count:,} ties")
+                    self.fail(f"the {side} seed stored {counts} ties and wears, "
+                              f"not {self.seed_count:,} ties")
                 if side == "bowties":
                     bt_times.append(elapsed); bt_rss.append(rss)
                     if not os.path.exists(load_sql):
@@ -432,11 +445,11 @@ class PgBench:
                         columns = TIE_COLUMNS.replace(
                             "timesWorn,", "timesWorn - (SELECT count(*) FROM wearEvent "
                             "WHERE tieId = bowTie.id),", 1)
+                        self.bench_psql(database, "-c", f"\\copy (SELECT {columns} FROM bowTie) "
+                                                        f"TO '{ties_csv}' CSV")
                         self.bench_psql(database, "-c",
-                                   f"\\copy (SELECT {columns} FROM bowTie) TO '{ties_csv}' CSV")
-                        self.bench_psql(database, "-c",
-                                   f"\\copy (SELECT tieId, wornAt FROM wearEvent ORDER BY id) "
-                                   f"TO '{wears_csv}' CSV")
+                                        f"\\copy (SELECT tieId, wornAt FROM wearEvent ORDER BY id) "
+                                        f"TO '{wears_csv}' CSV")
                         with open(load_sql, "w") as f:
                             f.write(f"\\copy bowTie ({TIE_COLUMNS}) FROM '{ties_csv}' CSV\n"
                                     f"\\copy wearEvent (tieId, wornAt) FROM '{wears_csv}' CSV\n")
@@ -446,25 +459,27 @@ class PgBench:
                 else:
                     ps_times.append(elapsed); ps_rss.append(rss)
                     expected = self.bench_psql(seeded, "-c",
+                                               "SELECT (SELECT count(*) FROM bowTie) || ' ' || "
+                                               "(SELECT count(*) FROM wearEvent) || ' ' || "
+                                               "(SELECT sum(timesWorn) FROM bowTie)")
+                    got = self.bench_psql(database, "-c",
                                           "SELECT (SELECT count(*) FROM bowTie) || ' ' || "
                                           "(SELECT count(*) FROM wearEvent) || ' ' || "
                                           "(SELECT sum(timesWorn) FROM bowTie)")
-                    got = self.bench_psql(database, "-c",
-                                     "SELECT (SELECT count(*) FROM bowTie) || ' ' || "
-                                     "(SELECT count(*) FROM wearEvent) || ' ' || "
-                                     "(SELECT sum(timesWorn) FROM bowTie)")
                     if got != expected:
-                        self.fail(f"psql's \\copy stored {got}, bowties {expected} (ties, wears, timesWorn)")
+                        self.fail(f"psql's \\copy stored {got}, bowties {expected} "
+                                  "(ties, wears, timesWorn)")
                     self.drop_database(database)
             print(f"  run {run}: bowties {bt_times[-1]:6.2f} s {bt_rss[-1]:6.1f} MB   "
                   f"psql \\copy {ps_times[-1]:6.2f} s {ps_rss[-1]:5.1f} MB   "
                   f"ratio {bt_times[-1] / ps_times[-1]:.2f}", flush=True)
         doctor = self.run_bowties(["doctor"], seeded)
-        self.record("seed", f"seed {self.seed_count:,} ties", self.seed_runs, statistics.median(bt_times),
-               statistics.median(ps_times), statistics.median(bt_rss), statistics.median(ps_rss),
-               SEED_TARGET, None, SEED_RSS)
+        self.record("seed", f"seed {self.seed_count:,} ties", self.seed_runs,
+                    statistics.median(bt_times), statistics.median(ps_times),
+                    statistics.median(bt_rss), statistics.median(ps_rss),
+                    SEED_TARGET, None, SEED_RSS)
         self.say(f"seed done ({common.load()}); bowties doctor on the last seeded store: "
-            f"{doctor.strip().splitlines()[-1] if doctor.strip() else 'healthy'}")
+                 f"{doctor.strip().splitlines()[-1] if doctor.strip() else 'healthy'}")
         self.drop_database("bench_seed_template")
         return seeded
 
@@ -478,7 +493,8 @@ class PgBench:
         for database, tie, size in stores:
             name = self.run_bowties(["show", tie, "--json"], database)
             name = json.loads(name)["name"]
-            self.say(f"show and wear on {database} ({size or 7:,} ties), tie {tie} ({name}); {common.load()}")
+            self.say(f"show and wear on {database} ({size or 7:,} ties), tie {tie} ({name}); "
+                     f"{common.load()}")
             for command in (["show", tie], ["wear", tie]):
                 label = f"{command[0]} ({size or 7:,} ties)"
                 groups = transactions(self.captured_sql(command, database))
@@ -489,14 +505,17 @@ class PgBench:
                 # One checked run of each side: exit 0, the tie printed; a wear adds one event.
                 def state():
                     return self.bench_psql(database, "-c",
-                                      "SELECT (SELECT count(*) FROM wearEvent) || ' ' || timesWorn "
-                                      f"FROM bowTie WHERE canonicalKey = '{tie.lower()}'")
-                for side, argv, env in (("bowties", bt_argv, self.env), ("psql", ps_argv, self.psql_env)):
+                                           "SELECT (SELECT count(*) FROM wearEvent) || ' ' || "
+                                           "timesWorn FROM bowTie "
+                                           f"WHERE canonicalKey = '{tie.lower()}'")
+                for side, argv, env in (("bowties", bt_argv, self.env),
+                                        ("psql", ps_argv, self.psql_env)):
                     before = state()
-                    out = subprocess.run(argv, env=env, stdin=subprocess.DEVNULL, capture_output=True,
-                                         text=True)
+                    out = subprocess.run(argv, env=env, stdin=subprocess.DEVNULL,
+                                         capture_output=True, text=True)
                     if out.returncode != 0:
-                        self.fail(f"{side} {label} exited {out.returncode}: {out.stderr.strip()[-1000:]}")
+                        self.fail(
+                            f"{side} {label} exited {out.returncode}: {out.stderr.strip()[-1000:]}")
                     if name not in out.stdout:
                         self.fail(f"{side} {label} did not print {name!r}: {out.stdout[:300]!r}")
                     if command[0] == "wear":
@@ -506,12 +525,23 @@ class PgBench:
                 bt, ps = self.alternate(bt_argv, ps_argv, self.runs, 3)
                 bt_rss = self.script.median_rss_mb(bt_argv, 5, self.env, timeout=TIMEOUT)
                 ps_rss = self.script.median_rss_mb(ps_argv, 5, self.psql_env, timeout=TIMEOUT)
-                self.record("show", label, self.runs, bt, ps, bt_rss, ps_rss, SHOW_TARGET, SHOW_GOAL, SHOW_RSS)
+                self.record(
+    "show",
+    label,
+    self.runs,
+    bt,
+    ps,
+    bt_rss,
+    ps_rss,
+    SHOW_TARGET,
+    SHOW_GOAL,
+     SHOW_RSS)
         self.drop_database("bench_sample")
 
     def report_part(self):
         database = self.report_store()
-        self.say(f"report and suggest on {database} ({self.ties:,} ties, {self.wears:,} wears); {common.load()}")
+        self.say(f"report and suggest on {database} ({self.ties:,} ties, {self.wears:,} wears); "
+                 f"{common.load()}")
         for command in (["report", "--format", "json", "--as-of", AS_OF],
                         ["suggest", "--as-of", AS_OF]):
             label = " ".join(command[:3] if command[0] == "report" else command[:1])
@@ -521,18 +551,20 @@ class PgBench:
             bt_argv = [self.bowties, *command, "--store", self.uri(database)]
             ps_argv = self.psql_argv(database, groups)
             # One checked run of each side: the suggested tie is the one psql's rows name.
-            ours = json.loads(self.run_bowties(command + (["--json"] if command[0] == "suggest" else []),
-                                          database))
-            key = (ours["suggestion"]["tie"] if command[0] == "report" else ours[0]["tie"])["searchKey"]
-            theirs = subprocess.run(ps_argv, env=self.psql_env, stdin=subprocess.DEVNULL, capture_output=True,
-                                    text=True, timeout=TIMEOUT)
+            extra = ["--json"] if command[0] == "suggest" else []
+            ours = json.loads(self.run_bowties(command + extra, database))
+            key = (ours["suggestion"]["tie"] if command[0] == "report"
+                   else ours[0]["tie"])["searchKey"]
+            theirs = subprocess.run(ps_argv, env=self.psql_env, stdin=subprocess.DEVNULL,
+                                    capture_output=True, text=True, timeout=TIMEOUT)
             if theirs.returncode != 0 or f"|{key}|" not in theirs.stdout:
-                self.fail(f"psql's {label} did not give the suggestion {key}: {theirs.stderr[-1000:]}")
+                self.fail(
+                    f"psql's {label} did not give the suggestion {key}: {theirs.stderr[-1000:]}")
             bt, ps = self.alternate(bt_argv, ps_argv, self.report_runs, 1)
             bt_rss = self.script.median_rss_mb(bt_argv, 3, self.env, timeout=TIMEOUT)
             ps_rss = self.script.median_rss_mb(ps_argv, 3, self.psql_env, timeout=TIMEOUT)
-            self.record("report", label, self.report_runs, bt, ps, bt_rss, ps_rss, REPORT_TARGET, None,
-                   REPORT_RSS)
+            self.record("report", label, self.report_runs, bt, ps, bt_rss, ps_rss, REPORT_TARGET,
+                        None, REPORT_RSS)
 
     def run(self):
         self.start_server()
