@@ -20,11 +20,11 @@ extension Bowties {
     @OptionGroup var output: OutputOptions
 
     func run() throws {
-      let values = try attributes.values()
+      // The photo is read and checked before the store is opened (or created).
       var tie = BowTie(
-        name: name, searchKey: attributes.searchKey ?? "", rating: values.rating ?? 0,
-        isFavorite: favorite, url: values.url, price: values.price, currency: values.currency,
-        tintColor: values.tintColor)
+        name: name, searchKey: attributes.searchKey ?? "", rating: attributes.rating ?? 0,
+        isFavorite: favorite, url: attributes.url, price: attributes.price?.amount,
+        currency: attributes.price?.currency, tintColor: attributes.color)
       tie.setPhoto(try attributes.checkedPhoto())
       let store = try storeOptions.open()
       try TieOutput(json: output.json).printDetails(try store.add(tie), store: store)

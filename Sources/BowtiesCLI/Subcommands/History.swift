@@ -18,40 +18,34 @@ extension Bowties {
 
     @Option(
       parsing: .unconditional,
-      help: ArgumentHelp("Only wears on or after this date.", valueName: "date"))
-    var since: String?
+      help: ArgumentHelp("Only wears on or after this date.", valueName: "date"),
+      transform: DateArgument.instant)
+    var since: Date?
 
+    // A day given here includes all of that day.
     @Option(
       parsing: .unconditional,
-      help: ArgumentHelp("Only wears up to this date.", valueName: "date"))
-    var until: String?
+      help: ArgumentHelp("Only wears up to this date.", valueName: "date"),
+      transform: DateArgument.end)
+    var until: Date?
 
     @OptionGroup var storeOptions: StoreOptions
     @OptionGroup var output: OutputOptions
 
-    func validate() throws {
-      _ = try ExitStatus.validating(range)
-    }
-
     func run() throws {
       let store = try storeOptions.open()
-      let (start, end) = try range()
       if output.json {
         var array = JSONArrayOutput<WearJSON>()
-        try store.forEachWear(of: tie, since: start, until: end) { try array.append(WearJSON($0)) }
+        try store.forEachWear(of: tie, since: since, until: until) {
+          try array.append(WearJSON($0))
+        }
         try array.finish()
         return
       }
-      try store.forEachWear(of: tie, since: start, until: end) { record in
+      try store.forEachWear(of: tie, since: since, until: until) { record in
         let when = LocalizedText.string(from: record.event.wornAt, TieOutput.dateTimeFormatter)
         Terminal.printLine("\(when)  \(record.searchKey)  \(record.name)")
       }
-    }
-
-    private func range() throws(BowTieError) -> (Date?, Date?) {
-      let start = try since.map(DateParsing.date)
-      let end = try until.map { text throws(BowTieError) in try DateParsing.parse(text).end() }
-      return (start, end)
     }
   }
 }

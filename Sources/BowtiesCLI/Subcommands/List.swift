@@ -13,7 +13,7 @@ extension Bowties {
 
     func run() throws {
       let store = try storeOptions.open()
-      let filter = try filterOptions.filter()
+      let filter = filterOptions.filter
       if output.json {
         try TieOutput(json: true).streamJSON(from: store, filter)
       } else {

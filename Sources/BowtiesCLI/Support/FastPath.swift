@@ -1,4 +1,5 @@
 import ArgumentParser
+import BowTieKit
 
 /// The everyday command lines, turned into their commands without
 /// ArgumentParser's start-up work.
@@ -22,8 +23,9 @@ enum FastPath {
   /// The command for `arguments` (without the program name), or nil to let
   /// ArgumentParser parse them.
   ///
-  /// - Throws: the `ExitCode` of a value the command's `validate()` refused and reported,
-  ///   as `parseAsRoot` would throw it.
+  /// - Throws: the ``BowTieError`` of a value its parser refused, which ArgumentParser
+  ///   reports too (``ExitStatus/outcome(of:)``), or the `ExitCode` of a value the command's
+  ///   `validate()` refused and reported, as `parseAsRoot` would throw it.
   static func command(_ arguments: [String]) throws -> (any ParsableCommand)? {
     guard let name = arguments.first, let line = Line(arguments.dropFirst()) else {
       return nil
@@ -57,7 +59,9 @@ enum FastPath {
     case ("wear", 1):
       command = makeTieCommand(Bowties.Wear.self) { $0.date = nil }
     case ("rate", 2):
-      command = makeTieCommand(Bowties.Rate.self) { $0.values = [line.positionals[1]] }
+      // Parsed as ArgumentParser parses it, and refused with the same error.
+      let rating = try BowTie.parseRating(line.positionals[1])
+      command = makeTieCommand(Bowties.Rate.self) { $0.values = [rating] }
     case ("favorite", 1):
       command = makeTieCommand(Bowties.Favorite.self) { $0.change = .on }
     case ("list", 0):
