@@ -1,5 +1,6 @@
 import ArgumentParser
 import BowTieKit
+import Foundation
 
 /// The `bowties` command: a thin shell over BowTieKit. Each subcommand lives in its
 /// own file under `Subcommands/`; errors become exit codes in `ExitStatus.swift`.
@@ -36,17 +37,21 @@ public struct Bowties: ParsableCommand {
     PostgreSQLProgram.registerMissing()
     // As the app does in its delegate: the transformer is registered before any store opens.
     ColorAttributeTransformer.register()
+    // Kept until the process exits, with the stores it closed (CommandContext).
+    let context = CommandContext()
     do {
       try checkArgumentsAreUTF8()
       var command = try command(for: arguments)
-      try command.run()
-      try StoreOptions.closeOpenedStores()
+      if let command = command as? any BowtiesCommand {
+        try context.run(command)
+      } else {
+        // The root command without a subcommand: its help.
+        try command.run()
+      }
     } catch {
-      // A failed command's store is closed too, so no log file is left beside it; a
-      // failure to close it is not the error to report.
-      try? StoreOptions.closeOpenedStores()
       ExitStatus.exit(with: error)
     }
+    Foundation.exit(ExitStatus.success)
   }
 
   /// The command `arguments` (without the program name) ask for: the fast path's, or

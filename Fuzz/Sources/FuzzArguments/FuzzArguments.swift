@@ -24,9 +24,6 @@ let sampleStore: BowTieStore = {
   dup2(null, STDIN_FILENO)
   dup2(null, STDOUT_FILENO)
   close(null)
-  StoreOptions.replacement.withLock { replacement in
-    replacement = { try sampleStore.inMemoryCopy() }
-  }
   return store
 }()
 
@@ -92,8 +89,10 @@ func check(_ data: Data) {
     }
     return
   }
-  guard !touchesFiles(command) else { return }
-  // Errors are the command's answer, as main reports them; only a trap is a finding.
-  try? command.run()
-  try? StoreOptions.closeOpenedStores(releasing: true)
+  guard !touchesFiles(command), let command = command as? any BowtiesCommand else { return }
+  // Every store the command opens is a copy of the sample store, closed when it is done,
+  // and released with the context. Errors are the command's answer, as main reports them;
+  // only a trap is a finding.
+  let context = CommandContext(replacingStoresWith: { try sampleStore.inMemoryCopy() })
+  try? context.run(command)
 }

@@ -1,7 +1,6 @@
 import ArgumentParser
 import BowTieKit
 import Foundation
-import Synchronization
 
 /// `--store`, shared by every command.
 struct StoreOptions: ParsableArguments {
@@ -13,49 +12,33 @@ struct StoreOptions: ParsableArguments {
       valueName: "path-or-uri"))
   var store: String?
 
-  /// Opens the store. A store that does not exist yet is created and filled by
-  /// `populate`, by default with the sample ties, as the app does on first launch.
-  func open(
-    populate: (BowTieStore) throws -> Void = { try $0.seed(SampleData.entries()) }
-  ) throws -> BowTieStore {
-    if let replacement = Self.replacement.withLock({ $0 }) {
-      let store = try replacement()
-      Self.opened.withLock { $0.append(store) }
-      return store
-    }
-    let (store, created) = try BowTieStore.open(address(), ifMissing: populate)
-    if created {
-      Terminal.note("created the store \(store.path) with \(try store.count()) ties")
-    }
-    Self.opened.withLock { $0.append(store) }
-    return store
-  }
-
   /// Where the store is: `--store`, else `BOWTIES_STORE`, else the default file.
   func address() throws(BowTieError) -> StoreAddress {
     try StoreLocation.address(explicitPath: store)
   }
 
   /// Examines the store (`doctor`). A store file is examined as it is, never created or
-  /// upgraded unless `repairing`; a server's store is opened as every command opens it,
-  /// without the sample ties.
+  /// upgraded unless `repairing`; a server's store is opened by `open`, as every command
+  /// opens it, without the sample ties.
   ///
   /// - Returns: the store's name for messages, and what the checkup found.
-  func checkup(repairing: Bool) throws -> (store: String, checkup: Checkup) {
+  func checkup(repairing: Bool, opening open: () throws -> BowTieStore) throws
+    -> (store: String, checkup: Checkup)
+  {
     switch try address() {
     case .file(let url):
       return (url.path, try BowTieStore.checkup(at: url, repairing: repairing))
     case .server:
-      let store = try open(populate: { _ in })
+      let store = try open()
       return (store.path, try store.checkup(repairing: repairing))
     }
   }
 
-  /// The store for a dry run, which must not create a file: where the store file does not
-  /// exist yet, an empty store in memory.
-  func openForDryRun() throws -> BowTieStore {
-    guard case .file(let url) = try address() else { return try open() }
-    if FileManager.default.fileExists(atPath: url.path) { return try open(populate: { _ in }) }
+  /// The store for a dry run where opening would create a store file: an empty store in
+  /// memory. Nil where the store is opened as every command opens it.
+  func storeForDryRun() throws -> BowTieStore? {
+    guard case .file(let url) = try address(), !FileManager.default.fileExists(atPath: url.path)
+    else { return nil }
     return try BowTieStore.inMemory()
   }
 
@@ -69,29 +52,6 @@ struct StoreOptions: ParsableArguments {
     switch try address() {
     case .file(let url): "the store at \(url.path)"
     case .server: "the PostgreSQL store"
-    }
-  }
-
-  /// What every command opens instead of the store `--store` names: a store in memory, for
-  /// the fuzzer, which runs commands by the thousand and must touch no file.
-  static let replacement = Mutex<(@Sendable () throws -> BowTieStore)?>(nil)
-
-  /// Every store a command opened, kept until ``closeOpenedStores()``.
-  private static let opened = Mutex<[BowTieStore]>([])
-
-  /// Closes the stores the command opened, for `main` to call when the command has
-  /// finished or failed, just before the process exits.
-  ///
-  /// The stores stay referenced, so nothing tears them down: releasing a store would make
-  /// GRDB dispose of its dispatch queue, and libdispatch start a thread only for that,
-  /// a measurable part of a `show` (docs/performance.md, "The shipped binary, and why").
-  ///
-  /// - Parameter releasing: forget them as well, as a process that runs command after
-  ///   command (the fuzzer) must.
-  static func closeOpenedStores(releasing: Bool = false) throws {
-    try opened.withLock { stores in
-      for store in stores { try store.closeDatabase() }
-      if releasing { stores.removeAll() }
     }
   }
 }

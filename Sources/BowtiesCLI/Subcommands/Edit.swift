@@ -3,7 +3,7 @@ import BowTieKit
 import Foundation
 
 extension Bowties {
-  struct Edit: ParsableCommand {
+  struct Edit: BowtiesCommand {
     static let configuration = CommandConfiguration(
       commandName: "edit",
       abstract: "Change a tie's attributes; the others stay as they are.")
@@ -43,7 +43,7 @@ extension Bowties {
       }
     }
 
-    func run() throws {
+    func run(in context: CommandContext) throws {
       var edit = TieEdit()
       edit.name = name
       edit.searchKey = attributes.searchKey
@@ -54,13 +54,13 @@ extension Bowties {
       edit.currency = attributes.price?.currency
       edit.timesWorn = timesWorn
       edit.lastWorn = lastWorn
-      // The photo is read and checked before the store is opened (or created).
+      // Read and checked before the store is opened, or created.
       if noPhoto {
         edit.photo = .remove
       } else if let photo = try attributes.checkedPhoto() {
         edit.photo = .replace(photo)
       }
-      let store = try storeOptions.open()
+      let store = try context.open(storeOptions)
       try TieOutput(json: output.json).printDetails(try store.edit(tie, edit), store: store)
     }
   }

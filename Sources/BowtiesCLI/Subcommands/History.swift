@@ -3,7 +3,7 @@ import BowTieKit
 import Foundation
 
 extension Bowties {
-  struct History: ParsableCommand {
+  struct History: StoreCommand {
     static let configuration = CommandConfiguration(
       commandName: "history",
       abstract: "List the wears recorded by `wear`, newest first.",
@@ -32,8 +32,7 @@ extension Bowties {
     @OptionGroup var storeOptions: StoreOptions
     @OptionGroup var output: OutputOptions
 
-    func run() throws {
-      let store = try storeOptions.open()
+    func run(store: BowTieStore) throws {
       if output.json {
         var array = JSONArrayOutput<WearJSON>()
         try store.forEachWear(of: tie, since: since, until: until) {

@@ -2,7 +2,7 @@ import ArgumentParser
 import BowTieKit
 
 extension Bowties {
-  struct Rate: ParsableCommand {
+  struct Rate: StoreCommand {
     static let configuration = CommandConfiguration(
       commandName: "rate",
       abstract: "Rate a tie from 0 to 5 (4.5, with a dot). Without a value, asks on a terminal.")
@@ -33,8 +33,7 @@ extension Bowties {
       }
     }
 
-    func run() throws {
-      let store = try storeOptions.open()
+    func run(store: BowTieStore) throws {
       let rating = try values.first ?? askForRating(store: store)
       try TieOutput(json: output.json).printDetails(
         try store.rate(tie, rating: rating), store: store)

@@ -5,7 +5,7 @@ import Foundation
 extension ReportFormat: ExpressibleByArgument {}
 
 extension Bowties {
-  struct Report: ParsableCommand {
+  struct Report: StoreCommand {
     static let configuration = CommandConfiguration(
       commandName: "report",
       abstract: "Summarize the wardrobe: counts, most and least worn, stale ties, wears per "
@@ -75,8 +75,7 @@ extension Bowties {
       }
     }
 
-    func run() throws {
-      let store = try storeOptions.open()
+    func run(store: BowTieStore) throws {
       let builder = ReportBuilder(
         asOf: asOfOptions.date, staleDays: staleDays, months: months,
         limit: all ? nil : limit ?? ReportBuilder.defaultLimit)

@@ -2,7 +2,7 @@ import ArgumentParser
 import BowTieKit
 
 extension Bowties {
-  struct Show: ParsableCommand {
+  struct Show: StoreCommand {
     static let configuration = CommandConfiguration(
       commandName: "show",
       abstract: "Show one tie: rating, wears, favorite, link and color, beside its photo.",
@@ -20,8 +20,7 @@ extension Bowties {
     @OptionGroup var output: OutputOptions
     @OptionGroup var imageOptions: ImageOptions
 
-    func run() throws {
-      let store = try storeOptions.open()
+    func run(store: BowTieStore) throws {
       let found = try store.tie(matching: tie)
       // The photo is read and decoded only when it will be drawn, so that --json and
       // --image never, which draw none, skip that cost.

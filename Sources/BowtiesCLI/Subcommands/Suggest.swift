@@ -3,7 +3,7 @@ import BowTieKit
 import Foundation
 
 extension Bowties {
-  struct Suggest: ParsableCommand {
+  struct Suggest: StoreCommand {
     static let configuration = CommandConfiguration(
       commandName: "suggest",
       abstract: "Which tie to wear next, and why.",
@@ -27,8 +27,7 @@ extension Bowties {
     @OptionGroup var storeOptions: StoreOptions
     @OptionGroup var output: OutputOptions
 
-    func run() throws {
-      let store = try storeOptions.open()
+    func run(store: BowTieStore) throws {
       let suggestions = try Suggester.suggestions(
         from: store, asOf: asOfOptions.date, count: count)
       if output.json {

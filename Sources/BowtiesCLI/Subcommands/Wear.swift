@@ -3,7 +3,7 @@ import BowTieKit
 import Foundation
 
 extension Bowties {
-  struct Wear: ParsableCommand {
+  struct Wear: StoreCommand {
     static let configuration = CommandConfiguration(
       commandName: "wear",
       abstract: "Record that you wore a tie: one more wear, last worn now (or --date).")
@@ -23,8 +23,7 @@ extension Bowties {
     @OptionGroup var storeOptions: StoreOptions
     @OptionGroup var output: OutputOptions
 
-    func run() throws {
-      let store = try storeOptions.open()
+    func run(store: BowTieStore) throws {
       let worn = try store.wear(tie, on: date ?? Date())
       try TieOutput(json: output.json).printDetails(worn, store: store)
     }

@@ -32,7 +32,7 @@ enum FastPath {
     }
     /// The command of type `C`, its store and output options set from the line; `rest`
     /// sets the others.
-    func makeCommand<C: StoreCommand>(_: C.Type, _ rest: (inout C) -> Void) -> C {
+    func makeCommand<C: FastPathCommand>(_: C.Type, _ rest: (inout C) -> Void) -> C {
       var command = C()
       command.storeOptions = StoreOptions()
       command.storeOptions.store = line.store
@@ -112,17 +112,17 @@ enum FastPath {
 }
 
 /// A command with the store and output options: what ``FastPath`` builds.
-protocol StoreCommand: ParsableCommand {
+protocol FastPathCommand: ParsableCommand {
   var storeOptions: StoreOptions { get set }
   var output: OutputOptions { get set }
 }
 
 /// A command of one tie.
-protocol SingleTieCommand: StoreCommand {
+protocol SingleTieCommand: FastPathCommand {
   var tie: String { get set }
 }
 
-extension Bowties.List: StoreCommand {}
+extension Bowties.List: FastPathCommand {}
 
 extension FilterOptions {
   /// Every tie in the app's order: each option as ArgumentParser leaves it when the line
