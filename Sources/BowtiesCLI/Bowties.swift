@@ -32,16 +32,16 @@ public struct Bowties: ParsableCommand {
   /// Runs the command line the process was given, and exits with its status.
   public static func main() {
     // First, so that a command handed over costs this process as little as it can.
-    let arguments = Array(CommandLine.arguments.dropFirst())
-    PostgreSQLProgram.handOverIfNeeded(arguments)
+    let invocation = Invocation.current()
+    PostgreSQLProgram.handOverIfNeeded(invocation)
     PostgreSQLProgram.registerMissing()
     // As the app does in its delegate: the transformer is registered before any store opens.
     ColorAttributeTransformer.register()
     // Kept until the process exits, with the stores it closed (CommandContext).
     let context = CommandContext()
     do {
-      try checkArgumentsAreUTF8()
-      var command = try command(for: arguments)
+      try invocation.checkUTF8()
+      var command = try command(for: invocation.arguments)
       if let command = command as? any BowtiesCommand {
         try context.run(command)
       } else {
@@ -61,17 +61,5 @@ public struct Bowties: ParsableCommand {
     let names = configuration.subcommands.compactMap { $0.configuration.commandName } + ["help"]
     try CommandNames.check(arguments, names: names)
     return try parseAsRoot(arguments)
-  }
-
-  /// Refuses an argument that is not valid UTF-8: `CommandLine.arguments` repairs such
-  /// bytes with U+FFFD, so `--store` would name another file, and a TIE another tie.
-  static func checkArgumentsAreUTF8() throws(BowTieError) {
-    for index in 1..<Int(CommandLine.argc) {
-      guard let argument = CommandLine.unsafeArgv[index],
-        String(validatingCString: argument) != nil
-      else {
-        throw .usage("argument \(index) is not valid UTF-8 text")
-      }
-    }
   }
 }

@@ -21,40 +21,18 @@ enum PostgreSQLProgram {
   /// when there is nothing to hand over, or no such program to hand it to: opening the
   /// store then says so.
   ///
-  /// Runs before the line is parsed, so nothing has been read or printed yet. It looks for
-  /// the URI as `--store` does (`--store URI`, `--store=URI`, else `BOWTIES_STORE`); an
-  /// argument that only looks like one hands over a line that the other program parses
-  /// and runs exactly as this one would.
-  static func handOverIfNeeded(_ arguments: [String]) {
-    guard !ServerStores.isRegistered, namesServerStore(arguments),
+  /// Runs before the line is parsed, so nothing has been read or printed yet; the store is
+  /// found by ``Invocation/storeAddress(environment:)``.
+  static func handOverIfNeeded(_ invocation: Invocation) {
+    guard !ServerStores.isRegistered, case .server = invocation.storeAddress(),
       let program = installed()
     else { return }
-    let argv = [program] + arguments
+    let argv = [program] + invocation.arguments
     var cArguments = argv.map { strdup($0) }
     cArguments.append(nil)
     execv(program, cArguments)
     // execv returns only on failure; the store's opening reports the program missing.
     for argument in cArguments { free(argument) }
-  }
-
-  /// Whether the line's store is a PostgreSQL URI.
-  static func namesServerStore(_ arguments: [String]) -> Bool {
-    var named = false
-    var index = arguments.startIndex
-    while index < arguments.endIndex {
-      let argument = arguments[index]
-      if argument == "--" { break }
-      if argument == "--store", index + 1 < arguments.endIndex {
-        if StoreAddress.isServerURI(arguments[index + 1]) { return true }
-        named = true
-        index += 1
-      } else if argument.hasPrefix("--store=") {
-        if StoreAddress.isServerURI(String(argument.dropFirst("--store=".count))) { return true }
-        named = true
-      }
-      index += 1
-    }
-    return !named && ProcessEnvironment.value("BOWTIES_STORE").map(StoreAddress.isServerURI) == true
   }
 
   /// Where `bowties-postgresql` is installed: beside this program, as in a build folder,
