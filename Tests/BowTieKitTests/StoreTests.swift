@@ -16,6 +16,18 @@ struct StoreTests {
       images: .folder(folder.url.appendingPathComponent("images")))
   }
 
+  @Test("an error raised without the store's name gets it from the engine, for reads and writes")
+  func errorsNameTheStore() throws {
+    let folder = TemporaryFolder()
+    let url = folder.url.appendingPathComponent("BowTies.sqlite")
+    ColorAttributeTransformer.register()
+    let (store, _) = try BowTieStore.open(at: url) { _ in }
+    let unnamed = BowTieError.storeUnreadable(path: "", reason: "a row cannot be decoded")
+    let named = BowTieError.storeUnreadable(path: url.path, reason: "a row cannot be decoded")
+    #expect(throws: named) { try store.read { _ in throw unnamed } }
+    #expect(throws: named) { try store.write { _, _ in throw unnamed } }
+  }
+
   @Test("a new store is created with private modes and filled atomically")
   func creation() throws {
     let folder = TemporaryFolder()

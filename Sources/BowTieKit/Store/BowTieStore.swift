@@ -114,13 +114,7 @@ public struct BowTieStore: Sendable {
 
   /// Runs a read in one consistent snapshot.
   func read<T>(_ body: (any SQLConnection) throws -> T) throws(BowTieError) -> T {
-    do {
-      return try engine.read(body)
-    } catch {
-      var error = error
-      error.fillInStorePath(path)
-      throw error
-    }
+    try engine.read(body)
   }
 
   /// Runs `body` as one write transaction (``StoreEngine/write(rollingBack:_:)``).
@@ -129,12 +123,6 @@ public struct BowTieStore: Sendable {
   func write<T>(
     rollingBack: Bool = false, _ body: (any SQLConnection, any PhotoWriter) throws -> T
   ) throws(BowTieError) -> T {
-    do {
-      return try engine.write(rollingBack: rollingBack, body)
-    } catch {
-      var error = error
-      error.fillInStorePath(path)
-      throw error
-    }
+    try engine.write(rollingBack: rollingBack, body)
   }
 }
