@@ -379,6 +379,12 @@ struct StoreTests {
     #expect(throws: BowTieError.self) { try store.photoData(of: tie) }
     try FileManager.default.removeItem(at: file)
     #expect(store.photoProblem(of: tie)?.localizedDescription.hasSuffix("is missing") == true)
+    // What shows a tie gets the problem with it, a write's from inside its transaction.
+    let missing = { (tie: BowTie) in tie.photoIssue?.localizedDescription.hasSuffix("is missing") }
+    #expect(missing(try store.tie(matching: "BIG")) == true)
+    #expect(missing(try store.wear("BIG")) == true)
+    #expect(missing(try store.rate("BIG", rating: 3)) == true)
+    #expect(try store.ties(TieFilter()).map(missing) == [true])
     #expect {
       try store.tie(matching: "BIG", loadingPhoto: true)
     } throws: { error in

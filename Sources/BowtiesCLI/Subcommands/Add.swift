@@ -28,7 +28,7 @@ extension Bowties {
       // Read and checked before the store is opened, or created.
       tie.setPhoto(try attributes.checkedPhoto())
       let store = try context.open(storeOptions)
-      try TieOutput(json: output.json).printDetails(try store.add(tie), store: store)
+      try TieOutput(json: output.json).printDetails(try store.add(tie))
     }
   }
 }

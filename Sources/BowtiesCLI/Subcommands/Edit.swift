@@ -61,7 +61,7 @@ extension Bowties {
         edit.photo = .replace(photo)
       }
       let store = try context.open(storeOptions)
-      try TieOutput(json: output.json).printDetails(try store.edit(tie, edit), store: store)
+      try TieOutput(json: output.json).printDetails(try store.edit(tie, edit))
     }
   }
 }

@@ -29,7 +29,7 @@ extension Bowties {
 
     func run(store: BowTieStore) throws {
       let updated = try store.favorite(tie, change.favoriteChange)
-      try TieOutput(json: output.json).printDetails(updated, store: store)
+      try TieOutput(json: output.json).printDetails(updated)
     }
   }
 }

@@ -35,8 +35,7 @@ extension Bowties {
 
     func run(store: BowTieStore) throws {
       let rating = try values.first ?? askForRating(store: store)
-      try TieOutput(json: output.json).printDetails(
-        try store.rate(tie, rating: rating), store: store)
+      try TieOutput(json: output.json).printDetails(try store.rate(tie, rating: rating))
     }
 
     /// Asks until the answer is a valid rating, as the app re-presents its alert.

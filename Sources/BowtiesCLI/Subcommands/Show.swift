@@ -24,8 +24,9 @@ extension Bowties {
       let found = try store.tie(matching: tie)
       // The photo is read and decoded only when it will be drawn, so that --json and
       // --image never, which draw none, skip that cost.
-      let photo = !output.json && imageOptions.drawsImage ? PhotoDrawing.forStandardOutput() : nil
-      try TieOutput(json: output.json).printDetails(found, store: store, photo: photo)
+      let drawing =
+        !output.json && imageOptions.drawsImage ? PhotoDrawing.forStandardOutput() : nil
+      try TieOutput(json: output.json).printDetails(found, photo: drawing.map { ($0, store) })
     }
   }
 }

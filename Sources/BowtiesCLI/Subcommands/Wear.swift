@@ -25,7 +25,7 @@ extension Bowties {
 
     func run(store: BowTieStore) throws {
       let worn = try store.wear(tie, on: date ?? Date())
-      try TieOutput(json: output.json).printDetails(worn, store: store)
+      try TieOutput(json: output.json).printDetails(worn)
     }
 
     /// The day of a wear as typed: today or before. A later one is a typo (2062 for 2026),

@@ -51,16 +51,20 @@ struct TieOutput {
     return formatter
   }
 
-  /// One tie, in detail: `show`, `wear`, `rate`, `favorite`; with `photo`, its photo
-  /// beside the details (or above them), unless it cannot be drawn.
-  func printDetails(_ tie: BowTie, store: BowTieStore, photo: PhotoDrawing? = nil) throws {
-    let photoProblem = warnAbout(tie, store: store)
+  /// One tie, in detail: `show`, `wear`, `rate`, `favorite`; with `photo`, its photo,
+  /// read from `store`, beside the details (or above them), unless it cannot be drawn.
+  func printDetails(
+    _ tie: BowTie, photo: (drawing: PhotoDrawing, store: BowTieStore)? = nil
+  ) throws {
+    warnAbout(tie)
     if json {
       try printJSON(TieJSON(tie))
       return
     }
     let lines = detailLines(tie)
-    if let photo, photoProblem == nil, let drawn = photo.compose(tie, store: store, beside: lines) {
+    if let photo, tie.photoIssue == nil,
+      let drawn = photo.drawing.compose(tie, store: photo.store, beside: lines)
+    {
       print(drawn, terminator: "")
       return
     }
@@ -125,7 +129,7 @@ struct TieOutput {
       nameWidth = max(nameWidth, name.withVisibleControlCharacters.count)
     }
     try store.forEachTie(filter, names: measure) { tie in
-      warnAbout(tie, store: store)
+      warnAbout(tie)
       let worn =
         tie.timesWorn == 0
         ? "never worn"
@@ -155,17 +159,14 @@ struct TieOutput {
       : tint.hex
   }
 
-  /// Warns about what cannot be shown; returns the photo's problem, if it has one.
-  @discardableResult
-  private func warnAbout(_ tie: BowTie, store: BowTieStore) -> BowTieError? {
+  /// Warns about what cannot be shown.
+  private func warnAbout(_ tie: BowTie) {
     if let issue = tie.colorIssue {
       Terminal.warning("\(tie.name): its color cannot be read (\(issue)); shown as unreadable")
     }
-    let problem = store.photoProblem(of: tie)
-    if let problem {
-      Terminal.warning(problem.localizedDescription)
+    if let issue = tie.photoIssue {
+      Terminal.warning(issue.localizedDescription)
     }
-    return problem
   }
 
   /// `list --json`: the document `printJSON` writes for the whole array, byte for byte,
@@ -187,7 +188,7 @@ struct TieOutput {
       batch.removeAll(keepingCapacity: true)
     }
     try store.forEachTie(filter) { tie in
-      warnAbout(tie, store: store)
+      warnAbout(tie)
       batch.append(TieJSON(tie))
       if batch.count == 1_000 { try writeBatch() }
     }
