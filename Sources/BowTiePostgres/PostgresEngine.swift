@@ -21,7 +21,7 @@ public final class PostgresEngine: StoreEngine, @unchecked Sendable {
   private var insideCreation = false
 
   public let displayName: String
-  public var dialect: SQLDialect { .postgresql }
+  public var dialect: any SQLDialect { PostgresDialect() }
 
   private init(session: PostgresSession) {
     self.session = session
@@ -81,7 +81,7 @@ public final class PostgresEngine: StoreEngine, @unchecked Sendable {
   {
     try session.run("BEGIN")
     do {
-      try session.query("SELECT pg_advisory_xact_lock(?)", [.integer(Self.schemaLock)])
+      try session.run("SELECT pg_advisory_xact_lock($1)", [.integer(Self.schemaLock)])
       var created = false
       if try connection.fetchValue(PostgresSchema.existsSQL, as: Bool.self) != true {
         try connection.execute(PostgresSchema.createMigrationTable)
@@ -152,7 +152,7 @@ public final class PostgresEngine: StoreEngine, @unchecked Sendable {
   /// reference beats fails, and the photo stays.
   private func removeUnreferenced(_ names: Set<String>) {
     for name in names.sorted() {
-      _ = try? session.query(Self.deleteUnreferenced + " AND name = ?", [.text(name)])
+      _ = try? session.run(Self.deleteUnreferenced + " AND name = $1", [.text(name)])
     }
   }
 
@@ -169,7 +169,7 @@ public final class PostgresEngine: StoreEngine, @unchecked Sendable {
     guard PhotoName.isValid(name) else {
       throw .photoUnavailable(tie: tie, path: "photo \(name)", reason: "is not a photo's name")
     }
-    let rows = try session.query("SELECT data FROM photo WHERE name = ?", [.text(name)])
+    let rows = try session.run("SELECT data FROM photo WHERE name = $1", [.text(name)])
     guard let row = rows.first, let value = try? PostgresSQLConnection.snapshot(row)[0],
       let data = Data.decode(value)
     else {
@@ -192,7 +192,7 @@ public final class PostgresEngine: StoreEngine, @unchecked Sendable {
     let size: Int?
     do {
       size = try connection.fetchValue(
-        "SELECT length(data) FROM photo WHERE name = ?", [name], as: Int.self)
+        "SELECT length(data) FROM photo WHERE name = \(name)", as: Int.self)
     } catch {
       return storeError(error)
     }
@@ -210,7 +210,7 @@ public final class PostgresEngine: StoreEngine, @unchecked Sendable {
 
   public func removeUnreferencedPhotos() throws(BowTieError) {
     try write(rollingBack: false) { connection, _ in
-      try connection.execute(Self.deleteUnreferenced)
+      try connection.execute(SQL(sql: Self.deleteUnreferenced))
     }
   }
 
@@ -245,8 +245,7 @@ private final class PhotoRows: PhotoWriter {
   func store(_ data: Data) throws -> String {
     let name = PhotoName.of(data)
     try connection.execute(
-      "INSERT INTO photo (name, data) VALUES (?, ?) ON CONFLICT (name) DO NOTHING",
-      [name, data])
+      "INSERT INTO photo (name, data) VALUES (\(name), \(data)) ON CONFLICT (name) DO NOTHING")
     released.remove(name)
     return name
   }

@@ -49,6 +49,38 @@ struct PostgresEngineTests {
   }
 }
 
+/// A PostgreSQL store's tables have the columns the records' tables name.
+@Suite(
+  "PostgreSQL schema",
+  .enabled(
+    if: PostgresTestServer.shared != nil, Comment(rawValue: PostgresTestServer.unavailableReason)))
+struct PostgresSchemaTests {
+  let server = PostgresTestServer.shared!
+
+  @Test("each record's column table names every column of its table, as the migrations made it")
+  func columnTables() throws {
+    ColorAttributeTransformer.register()
+    let database = try server.makeDatabase()
+    let (store, _) = try PostgresEngine.open(uri: database.uri, environment: [:])
+    defer { try? store.closeDatabase() }
+    func columns(_ table: String) throws -> [String] {
+      try store.read { db in
+        try db.fetchValues(
+          """
+          SELECT column_name FROM information_schema.columns
+          WHERE table_schema = current_schema() AND table_name = \(table.lowercased())
+          ORDER BY column_name
+          """)
+      }
+    }
+    // Unquoted, the names fold to lower case on the server; the queries name them so.
+    func lowercased(_ names: [String]) -> [String] { names.map { $0.lowercased() }.sorted() }
+    #expect(try columns(BowTie.Columns.table) == lowercased(BowTie.Columns.stored))
+    #expect(try columns(WearEvent.Columns.table) == lowercased(WearEvent.Columns.all))
+    #expect(try columns(UndoEntry.Columns.table) == lowercased(UndoEntry.Columns.all))
+  }
+}
+
 @Suite(
   "PostgreSQL prices and currencies",
   .enabled(

@@ -300,9 +300,8 @@ extension BowTieStore {
     throws(BowTieError)
   {
     try read { db in
-      try db.forEachRow(
-        "SELECT \(BowTie.allColumns) FROM bowTie ORDER BY \(BowTie.appOrder)", []
-      ) { row in
+      try db.forEachRow("SELECT \(BowTie.Columns.all) FROM bowTie ORDER BY \(BowTie.appOrder)") {
+        row in
         let tie = try BowTie(row: row)
         // The row brought an inline photo's bytes; an external one is read from its file.
         let photo = try tie.externalPhotoName.map { name throws(BowTieError) in

@@ -305,7 +305,7 @@ private struct CheckedBackup {
         path: source.path,
         reason: "it refers to a photo file named '\(name)', which is not a photo file name")
     }
-    try db.forEachRow("SELECT * FROM undoEntry ORDER BY id", []) { row in
+    try db.forEachRow("SELECT * FROM undoEntry ORDER BY id") { row in
       if let entry = try? UndoEntry(row: row), let problem = entry.problem() {
         throw BowTieError.invalidBackup(
           path: source.path, reason: "its undo entry \(entry.id ?? 0) \(problem)")

@@ -185,10 +185,10 @@ extension BowTieStore {
     try read { db in
       try db.forEachRow(
         """
-        SELECT \(BowTie.allColumns),
+        SELECT \(BowTie.Columns.all),
           (SELECT count(*) FROM wearEvent WHERE tieId = bowTie.id) AS events
         FROM bowTie ORDER BY canonicalName, canonicalKey
-        """, []
+        """
       ) { row in
         checkup.tiesChecked += 1
         let id: String = (try? row.decode("id")) ?? "?"
@@ -287,21 +287,21 @@ extension BowTieStore {
           """
           UPDATE bowTie SET photoFile = NULL, photoSize = NULL, photoFormat = NULL,
             photoWidth = NULL, photoHeight = NULL
-          WHERE id = ?
-          """, [id])
+          WHERE id = \(id)
+          """)
       }
       for id in photoFixes {
-        try Schema.describePhoto(ofTie: id, in: db, readingPhoto: photoContents)
+        try BowTie.describePhoto(ofTie: id, in: db, readingPhoto: photoContents)
       }
       // The triggers keep timesWorn = wearsBeforeHistory + events, so setting the first
       // to the difference leaves the count the other tool wrote.
       for fix in fixes {
         try db.execute(
           """
-          UPDATE bowTie SET canonicalKey = ?, canonicalName = ?, wearsBeforeHistory = ?
-          WHERE id = ?
-          """,
-          [fix.key, fix.name, fix.wearsBeforeHistory, fix.id])
+          UPDATE bowTie SET canonicalKey = \(fix.key), canonicalName = \(fix.name),
+            wearsBeforeHistory = \(fix.wearsBeforeHistory)
+          WHERE id = \(fix.id)
+          """)
       }
     }
   }
@@ -316,8 +316,7 @@ extension BowTieStore {
   private func checkUndoLog(_ checkup: inout Checkup, repairing: Bool) throws(BowTieError) {
     let unusable = try read { db in
       var unusable: [(id: Int64, kind: Checkup.Problem.Kind, detail: String)] = []
-      try db.forEachRow("SELECT * FROM undoEntry ORDER BY id", []) {
-        row in
+      try db.forEachRow("SELECT * FROM undoEntry ORDER BY id") { row in
         let id: Int64 = try row.decode("id")
         if let name = row["photoFile"].text, !PhotoStorage.isFileName(name) {
           unusable.append(
@@ -343,11 +342,11 @@ extension BowTieStore {
     try write { db, photos in
       for entry in unusable {
         if let name = try db.fetchValue(
-          "SELECT photoFile FROM undoEntry WHERE id = ?", [entry.id], as: String.self)
+          "SELECT photoFile FROM undoEntry WHERE id = \(entry.id)", as: String.self)
         {
           photos.release(name)
         }
-        try db.execute("DELETE FROM undoEntry WHERE id = ?", [entry.id])
+        try db.execute("DELETE FROM undoEntry WHERE id = \(entry.id)")
       }
     }
   }

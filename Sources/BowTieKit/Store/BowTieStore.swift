@@ -108,7 +108,7 @@ public struct BowTieStore: Sendable {
     try engine.close()
   }
 
-  var dialect: SQLDialect { engine.dialect }
+  var dialect: any SQLDialect { engine.dialect }
 
   // MARK: - Access
 

@@ -7,7 +7,8 @@ import Foundation
 /// Two engines: SQLite, a file and a photo folder beside it (`SQLiteEngine`); and a
 /// PostgreSQL server, photos in a table (the BowTiePostgres module).
 public protocol StoreEngine: Sendable {
-  var dialect: SQLDialect { get }
+  /// The SQL this engine says its own way.
+  var dialect: any SQLDialect { get }
 
   /// The store as messages name it: a file's path, or a URI with its password masked.
   var displayName: String { get }

@@ -16,7 +16,7 @@ struct SQLiteEngine: StoreEngine {
   let photos: PhotoStorage
   let displayName: String
 
-  var dialect: SQLDialect { .sqlite }
+  var dialect: any SQLDialect { SQLiteDialect() }
 
   init(_ dbWriter: any DatabaseWriter, photos: PhotoStorage, displayName: String) {
     self.dbWriter = dbWriter
@@ -148,9 +148,9 @@ enum PhotoReferences {
   static func exist(_ name: String, in connection: any SQLConnection) throws -> Bool {
     try connection.fetchOne(
       """
-      SELECT 1 FROM bowTie WHERE photoFile = ?
-      UNION ALL SELECT 1 FROM undoEntry WHERE photoFile = ? LIMIT 1
-      """, [name, name]) != nil
+      SELECT 1 FROM bowTie WHERE photoFile = \(name)
+      UNION ALL SELECT 1 FROM undoEntry WHERE photoFile = \(name) LIMIT 1
+      """) != nil
   }
 
   /// Every photo a tie or an undo entry refers to.

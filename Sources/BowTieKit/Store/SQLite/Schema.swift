@@ -122,7 +122,7 @@ enum Schema {
       let ids = try String.fetchAll(
         db, sql: "SELECT id FROM bowTie WHERE photoData IS NOT NULL OR photoFile IS NOT NULL")
       for id in ids {
-        try describePhoto(
+        try BowTie.describePhoto(
           ofTie: id, in: SQLiteConnection(db: db), readingPhoto: readingPhotoFile)
       }
     }
@@ -163,23 +163,5 @@ enum Schema {
     // Later migrations are appended here.
 
     return migrator
-  }
-
-  /// Sets a tie's photo columns from its photo's header, or to NULL when the photo cannot
-  /// be read: for rows whose photo arrived without them (a store before v5, an undo of a
-  /// change made before it).
-  static func describePhoto(
-    ofTie id: String, in connection: any SQLConnection, readingPhoto: (String) -> Data?
-  ) throws {
-    guard
-      let row = try connection.fetchOne(
-        "SELECT photoData, photoFile FROM bowTie WHERE id = ?", [id])
-    else { return }
-    let inline: Data? = try row.decode("photoData")
-    let file: String? = try row.decode("photoFile")
-    let description = (inline ?? file.flatMap(readingPhoto)).flatMap(PhotoDescription.init(of:))
-    try connection.execute(
-      "UPDATE bowTie SET photoFormat = ?, photoWidth = ?, photoHeight = ? WHERE id = ?",
-      [description?.format.rawValue, description?.width, description?.height, id])
   }
 }
