@@ -29,10 +29,11 @@ public final class PostgresEngine: StoreEngine, @unchecked Sendable {
     displayName = session.settings.displayName
   }
 
-  /// Lets `BowTieStore.open` reach PostgreSQL stores by URI.
+  /// Takes the stores `--store` names by a PostgreSQL connection URI
+  /// (``PostgresSettings/isURI(_:)``).
   public static func register() {
-    ServerStores.register { uri, populate throws(BowTieError) in
-      try open(uri: uri, ifMissing: populate)
+    StoreEngines.register { location in
+      PostgresSettings.isURI(location) ? PostgresStoreAddress(uri: location) : nil
     }
   }
 
@@ -61,8 +62,8 @@ public final class PostgresEngine: StoreEngine, @unchecked Sendable {
     do {
       // The common case, a store up to date, in one round trip: one statement, needing no
       // transaction of its own. A database without the table goes the long way.
-      if let applied = try session.namesUnlessTableMissing(PostgresSchema.appliedSQL),
-        PostgresSchema.isCurrent(applied: applied)
+      if try PostgresSchema.state(
+        applied: session.namesUnlessTableMissing(PostgresSchema.appliedSQL)) == .current
       {
         return (store, false)
       }
@@ -225,6 +226,20 @@ public final class PostgresEngine: StoreEngine, @unchecked Sendable {
     }
     error.fillInStorePath(displayName)
     return error
+  }
+}
+
+/// Where a PostgreSQL store is: its connection URI, read when it is opened.
+struct PostgresStoreAddress: StoreAddress {
+  let uri: String
+
+  /// Not the URI: it may hold a password.
+  var nameForQuestion: String { "the PostgreSQL store" }
+
+  func open(ifMissing populate: (BowTieStore) throws -> Void) throws(BowTieError)
+    -> (store: BowTieStore, created: Bool)
+  {
+    try PostgresEngine.open(uri: uri, ifMissing: populate)
   }
 }
 

@@ -135,13 +135,8 @@ enum PostgresSchema {
   /// - Throws: ``BowTieError/storeFromNewerVersion(path:unknownMigrations:)`` for a store
   ///   a newer bowties migrated.
   static func migrate(_ connection: any SQLConnection, displayName: String) throws {
-    let applied = Set(
-      try connection.fetchValues("SELECT name FROM bowties_migrations", as: String.self))
-    let known = Set(migrations.map(\.name))
-    let unknown = applied.subtracting(known).sorted()
-    if !unknown.isEmpty {
-      throw BowTieError.storeFromNewerVersion(path: displayName, unknownMigrations: unknown)
-    }
+    let applied = try connection.fetchValues("SELECT name FROM bowties_migrations", as: String.self)
+    try state(applied: applied).refuseNewer(path: displayName)
     for migration in migrations where !applied.contains(migration.name) {
       for statement in migration.statements { try connection.execute(SQL(sql: statement)) }
       try connection.execute("INSERT INTO bowties_migrations (name) VALUES (\(migration.name))")
@@ -151,8 +146,11 @@ enum PostgresSchema {
   /// The names of the migrations a store has, in order.
   static let appliedSQL = "SELECT name FROM bowties_migrations ORDER BY name"
 
-  /// Whether `applied` (``appliedSQL``'s names) is every migration, and none unknown.
-  static func isCurrent(applied: [String]) -> Bool {
-    applied == migrations.map(\.name).sorted()
+  /// How a store whose `bowties_migrations` lists `applied` stands against these
+  /// migrations; nil for a database without that table, which holds no store. The one
+  /// place that decides it.
+  static func state(applied: [String]?) -> SchemaState {
+    guard let applied else { return .notAStore }
+    return SchemaState(applied: Set(applied), known: migrations.map(\.name))
   }
 }

@@ -1,9 +1,11 @@
 import Foundation
+import GRDB
 import Testing
 
 @testable import BowTieKit
 
-/// The schema's names, kept in one table per record.
+/// The schema's names, kept in one table per record, and the one place each engine says
+/// how a store's schema stands.
 @Suite("The schema")
 struct SchemaTests {
   @Test("each record's column table names every column of its table, as the migrations made it")
@@ -21,5 +23,40 @@ struct SchemaTests {
     #expect(!BowTie.Columns.listing.text.contains(BowTie.Columns.photoData))
     #expect(
       BowTie.Columns.listing.text.split(separator: ",").count == BowTie.Columns.stored.count - 1)
+  }
+
+  @Test("a store's record of migrations against the known ones: current, older, newer")
+  func states() {
+    let known = ["a", "b", "c"]
+    #expect(SchemaState(applied: ["a", "b", "c"], known: known) == .current)
+    #expect(SchemaState(applied: ["a", "c"], known: known) == .older(missing: ["b"]))
+    #expect(SchemaState(applied: [], known: known) == .older(missing: known))
+    #expect(SchemaState(applied: ["z", "a", "y"], known: known) == .newer(unknown: ["y", "z"]))
+    #expect(throws: BowTieError.storeFromNewerVersion(path: "p", unknownMigrations: ["y"])) {
+      try SchemaState.newer(unknown: ["y"]).refuseNewer(path: "p")
+    }
+    #expect(throws: Never.self) { try SchemaState.older(missing: ["b"]).refuseNewer(path: "p") }
+  }
+
+  @Test("SQLite reads it from grdb_migrations and the tables: each state, once")
+  func sqliteStates() throws {
+    let known = Schema.migrator.migrations
+    let queue = try DatabaseQueue()
+    #expect(try queue.read(Schema.state) == .notAStore)
+    try queue.write { try $0.execute(sql: "CREATE TABLE other (x)") }
+    #expect(try queue.read(Schema.state) == .notAStore)
+    try Schema.migrator.migrate(queue, upTo: known[2])
+    #expect(try queue.read(Schema.state) == .older(missing: Array(known[3...])))
+    try Schema.migrator.migrate(queue)
+    #expect(try queue.read(Schema.state) == .current)
+    try queue.write { try $0.execute(sql: "INSERT INTO grdb_migrations VALUES ('v99: later')") }
+    #expect(try queue.read(Schema.state) == .newer(unknown: ["v99: later"]))
+    // A newer bowties' record is refused, with or without the tables it knows.
+    try queue.write { try $0.execute(sql: "DROP TABLE bowTie") }
+    #expect(try queue.read(Schema.state) == .newer(unknown: ["v99: later"]))
+    try queue.write {
+      try $0.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = 'v99: later'")
+    }
+    #expect(try queue.read(Schema.state) == .notAStore)
   }
 }

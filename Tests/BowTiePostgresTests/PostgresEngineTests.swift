@@ -49,7 +49,8 @@ struct PostgresEngineTests {
   }
 }
 
-/// A PostgreSQL store's tables have the columns the records' tables name.
+/// A PostgreSQL store's tables have the columns the records' tables name, and its
+/// `bowties_migrations` says how its schema stands.
 @Suite(
   "PostgreSQL schema",
   .enabled(
@@ -78,6 +79,16 @@ struct PostgresSchemaTests {
     #expect(try columns(BowTie.Columns.table) == lowercased(BowTie.Columns.stored))
     #expect(try columns(WearEvent.Columns.table) == lowercased(WearEvent.Columns.all))
     #expect(try columns(UndoEntry.Columns.table) == lowercased(UndoEntry.Columns.all))
+  }
+
+  @Test("the state of a store's bowties_migrations: none, older, current, newer")
+  func states() {
+    let names = PostgresSchema.migrations.map(\.name)
+    #expect(PostgresSchema.state(applied: nil) == .notAStore)
+    #expect(PostgresSchema.state(applied: []) == .older(missing: names))
+    #expect(PostgresSchema.state(applied: Array(names.reversed())) == .current)
+    #expect(
+      PostgresSchema.state(applied: names + ["p9: later"]) == .newer(unknown: ["p9: later"]))
   }
 }
 

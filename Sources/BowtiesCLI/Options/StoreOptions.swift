@@ -32,44 +32,34 @@ struct StoreOptions: ParsableArguments {
   }
 
   /// Where the store is: `--store`, else `BOWTIES_STORE`, else the default file.
-  func address() throws(BowTieError) -> StoreAddress {
+  func address() throws(BowTieError) -> any StoreAddress {
     try StoreLocation.address(explicitPath: store)
   }
 
-  /// Examines the store (`doctor`). A store file is examined as it is, never created or
-  /// upgraded unless `repairing`; a server's store is opened as every command opens it,
-  /// without the sample ties.
+  /// Examines the store (`doctor`) as its engine does (``StoreAddress/checkup(repairing:opening:)``):
+  /// a store file as it is, never created or upgraded unless `repairing`; a server's store
+  /// opened as every command opens it, without the sample ties.
   ///
   /// - Returns: the store's name for messages, and what the checkup found.
   func checkup(repairing: Bool) throws -> (store: String, checkup: Checkup) {
-    switch try address() {
-    case .file(let url):
-      return (url.path, try BowTieStore.checkup(at: url, repairing: repairing))
-    case .server:
-      let store = try open(populate: { _ in })
-      return (store.path, try store.checkup(repairing: repairing))
-    }
+    try address().checkup(repairing: repairing) { try open(populate: { _ in }) }
   }
 
-  /// The store for a dry run, which must not create a file: where the store file does not
-  /// exist yet, an empty store in memory.
+  /// The store for a dry run, which must not leave a store behind where there was none
+  /// (``StoreAddress/storeForDryRun()``).
   func openForDryRun() throws -> BowTieStore {
-    guard case .file(let url) = try address() else { return try open() }
-    if FileManager.default.fileExists(atPath: url.path) { return try open(populate: { _ in }) }
-    return try BowTieStore.inMemory()
+    if let store = try address().storeForDryRun() { return store }
+    return try open()
   }
 
-  /// Replaces the store, a file or a server's, with the backup at `source`.
+  /// Replaces the store with the backup at `source`.
   func restore(from source: URL) throws -> BackupSummary {
     try BowTieStore.restore(from: source, to: address())
   }
 
   /// The store as a question names it. A URI is not repeated: it may hold a password.
   func nameForQuestion() throws -> String {
-    switch try address() {
-    case .file(let url): "the store at \(url.path)"
-    case .server: "the PostgreSQL store"
-    }
+    try address().nameForQuestion
   }
 
   /// What every command opens instead of the store `--store` names: a store in memory, for

@@ -164,4 +164,22 @@ enum Schema {
 
     return migrator
   }
+
+  /// How the store in `db` stands against these migrations: the one place that reads
+  /// which are applied (GRDB's `grdb_migrations`).
+  static func state(_ db: Database) throws -> SchemaState {
+    let migrator = migrator
+    let state = SchemaState(
+      applied: try migrator.appliedIdentifiers(db), known: migrator.migrations)
+    if case .newer = state { return state }
+    // One statement, rather than GRDB's tableExists, which reads the whole schema: this
+    // runs as every command opens the store.
+    let tables = try Int.fetchOne(
+      db,
+      sql: """
+        SELECT count(*) FROM sqlite_master
+        WHERE type = 'table' AND lower(name) IN ('bowtie', 'grdb_migrations')
+        """)
+    return tables == 2 ? state : .notAStore
+  }
 }
