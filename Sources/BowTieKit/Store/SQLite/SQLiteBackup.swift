@@ -254,7 +254,7 @@ struct BackupFile {
       let backup = try SQLiteEngine.openForReading(at: source)
       opened = backup
       var engine = SQLiteEngine(backup, photos: photos, displayName: source.path)
-      if try backup.read(Schema.state) != .current {
+      if try backup.read({ db in try Schema.state(db) }) != .current {
         let copy = URL(fileURLWithPath: NSTemporaryDirectory())
           .appendingPathComponent("bowties-restore-\(UUID().text).sqlite")
         temporary = copy

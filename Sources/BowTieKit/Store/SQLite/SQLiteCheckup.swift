@@ -43,7 +43,7 @@ extension SQLiteEngine {
         for line in integrity.prefix(20) { checkup.report(.integrity, nil, line) }
         return checkup
       }
-      let schema = try queue.read(Schema.state)
+      let schema = try queue.read { db in try Schema.state(db, checkingTables: true) }
       guard checkup.report(schema: schema, repairing: repairing) else { return checkup }
       if !repairing {
         try BowTieStore(engine: SQLiteEngine(opened: queue, at: url))

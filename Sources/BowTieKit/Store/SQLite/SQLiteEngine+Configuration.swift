@@ -30,7 +30,7 @@ extension SQLiteEngine {
   /// Brings the schema up to date, refusing a store from a newer bowties.
   func migrate(lockFile: URL?) throws(BowTieError) {
     do {
-      let state = try dbWriter.read(Schema.state)
+      let state = try dbWriter.read { db in try Schema.state(db) }
       try state.refuseNewer(path: displayName)
       if state == .current { return }
       // GRDB's migrator reads which migrations are applied before it takes the write

@@ -166,14 +166,22 @@ enum Schema {
   }
 
   /// How the store in `db` stands against these migrations: the one place that reads
-  /// which are applied (GRDB's `grdb_migrations`).
-  static func state(_ db: Database) throws -> SchemaState {
+  /// which are applied (GRDB's `grdb_migrations`), and whether its tables are there.
+  ///
+  /// - Parameter checkingTables: whether to look for the tables when the record says the
+  ///   schema is current too, as `doctor` does; every command asks as it opens the store,
+  ///   and trusts a complete record (a statement less, docs/performance.md, "The engine
+  ///   boundary").
+  static func state(_ db: Database, checkingTables: Bool = false) throws -> SchemaState {
     let migrator = migrator
     let state = SchemaState(
       applied: try migrator.appliedIdentifiers(db), known: migrator.migrations)
-    if case .newer = state { return state }
-    // One statement, rather than GRDB's tableExists, which reads the whole schema: this
-    // runs as every command opens the store.
+    switch state {
+    case .newer: return state
+    case .current where !checkingTables: return state
+    default: break
+    }
+    // One statement, rather than GRDB's tableExists, which reads the whole schema.
     let tables = try Int.fetchOne(
       db,
       sql: """
