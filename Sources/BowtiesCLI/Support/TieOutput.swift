@@ -46,7 +46,8 @@ struct TieOutput {
 
   /// A moment as ``dateTimeFormatter`` writes it, for one row after another: `history`'s
   /// wears come newest first, several to a minute in a long history, and the text, without
-  /// seconds, changes only with the minute, so the last one is kept and used again.
+  /// seconds, changes only with the minute, so the last one is kept and used again. In
+  /// the POSIX locale it is put together from `localtime_r`, as ``posixDay(_:)`` is.
   struct MinuteText {
     private var minute = Int64.min
     private var text = ""
@@ -57,17 +58,29 @@ struct TieOutput {
       var parts = tm()
       // The same minute in UTC is the same local minute when the zone is a whole number of
       // minutes from UTC, as every zone has been since 1972; before, some were not
-      // (Amsterdam's +0:19:32), and those dates go through the formatter every time.
-      guard localtime_r(&time, &parts) != nil, parts.tm_gmtoff % 60 == 0 else {
+      // (Amsterdam's +0:19:32), and those dates go through the formatter every time, as
+      // do the Julian calendar's.
+      guard date >= gregorianOnly, localtime_r(&time, &parts) != nil, parts.tm_gmtoff % 60 == 0
+      else {
         minute = .min
         return LocalizedText.string(from: date, dateTimeFormatter)
       }
       let thisMinute = Int64((seconds / 60).rounded(.down))
       if thisMinute != minute {
         minute = thisMinute
-        text = LocalizedText.string(from: date, dateTimeFormatter)
+        text =
+          Terminal.localeIdentifier == nil
+          ? posixText(parts) : LocalizedText.string(from: date, dateTimeFormatter)
       }
       return text
+    }
+
+    /// "Nov 21, 2026 at 8:00 AM": the POSIX locale's medium date and short time.
+    private func posixText(_ parts: tm) -> String {
+      let hour = Int(parts.tm_hour) % 12 == 0 ? 12 : Int(parts.tm_hour) % 12
+      let minute = Int(parts.tm_min)
+      return "\(months[Int(parts.tm_mon)]) \(parts.tm_mday), \(Int(parts.tm_year) + 1900) at "
+        + "\(hour):\(minute < 10 ? "0" : "")\(minute) \(parts.tm_hour < 12 ? "AM" : "PM")"
     }
   }
 
