@@ -190,7 +190,7 @@ public struct Exporter: Sendable {
     }
     let hasFile = imageName != nil && item.photo != nil
     return Entry(
-      id: tie.id.uuidString, name: tie.name, searchKey: tie.searchKey, rating: tie.rating,
+      id: tie.id.text, name: tie.name, searchKey: tie.searchKey, rating: tie.rating,
       timesWorn: Int(tie.timesWorn), isFavorite: tie.isFavorite,
       tintColor: tie.tintColor.map {
         Entry.Color(red: Int($0.red), green: Int($0.green), blue: Int($0.blue))

@@ -41,7 +41,7 @@ public struct TieJSON: Codable, Equatable, Sendable, JSONObject {
   public var photoHeight: Int?
 
   public init(_ tie: BowTie) {
-    id = tie.id.uuidString
+    id = tie.id.text
     name = tie.name
     searchKey = tie.searchKey
     rating = tie.rating

@@ -11,7 +11,7 @@ public struct WearJSON: Encodable, Sendable, JSONObject {
 
   public init(_ record: WearRecord) {
     id = record.event.id ?? 0
-    tieId = record.event.tieID.uuidString
+    tieId = record.event.tieID.text
     searchKey = record.searchKey
     name = record.name
     wornAt = record.event.wornAt

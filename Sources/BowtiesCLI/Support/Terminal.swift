@@ -76,7 +76,9 @@ enum Terminal {
   /// (FileHandle's `write`, which traps on one, is not used).
   static func writeError(_ text: String) {
     var text = text
-    _ = text.withUTF8 { DescriptorOutputStream.writeAll(UnsafeRawBufferPointer($0), to: STDERR_FILENO) }
+    _ = text.withUTF8 { bytes in
+      DescriptorOutputStream.writeAll(UnsafeRawBufferPointer(bytes), to: STDERR_FILENO)
+    }
   }
 
   /// Asks on stderr and reads one line from stdin; nil at end of input.
