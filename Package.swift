@@ -24,7 +24,7 @@ let package = Package(
     .target(
       name: "BowTieKit",
       dependencies: [
-        "CExpat", "CNettle", "ImageCodecs",
+        "CExpat", "CNettle", "ImageCodecs", "TextOutput",
         .product(name: "GRDB", package: "GRDB.swift"),
       ],
       plugins: ["EmbedSampleData"]
@@ -43,6 +43,10 @@ let package = Package(
         .product(name: "Logging", package: "swift-log"),
       ]
     ),
+    // Bytes out: a file descriptor's stream that reports every failed write, and the one
+    // JSON writer of long arrays. Knows nothing of ties; the store, the reports, the export
+    // and the command line all write through it.
+    .target(name: "TextOutput"),
     // Expat, the XML parser seed plists stream through, an entry at a time.
     .systemLibrary(name: "CExpat", pkgConfig: "expat", providers: [.apt(["libexpat1-dev"])]),
     // Nettle, for the SHA-256 that names photo files.
@@ -73,7 +77,7 @@ let package = Package(
     .target(
       name: "BowtiesCLI",
       dependencies: [
-        "BowTieKit", "TerminalImage", "ImageCodecs",
+        "BowTieKit", "TerminalImage", "ImageCodecs", "TextOutput",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
@@ -90,7 +94,8 @@ let package = Package(
     ),
     // A PostgreSQL server in a temporary folder, for the tests of both engines.
     .target(name: "PostgresTestSupport", path: "Tests/PostgresTestSupport"),
-    .testTarget(name: "BowTieKitTests", dependencies: ["BowTieKit"]),
+    .testTarget(name: "BowTieKitTests", dependencies: ["BowTieKit", "TextOutput"]),
+    .testTarget(name: "TextOutputTests", dependencies: ["TextOutput"]),
     .testTarget(
       name: "BowTiePostgresTests", dependencies: ["BowTiePostgres", "PostgresTestSupport"]),
     .testTarget(name: "TerminalImageTests", dependencies: ["TerminalImage", "ImageCodecs"]),

@@ -33,6 +33,7 @@ public struct Bowties: ParsableCommand {
     // First, so that a command handed over costs this process as little as it can.
     let arguments = Array(CommandLine.arguments.dropFirst())
     PostgreSQLProgram.handOverIfNeeded(arguments)
+    StandardOutput.reportClosedPipes()
     PostgreSQLProgram.registerMissing()
     // As the app does in its delegate: the transformer is registered before any store opens.
     ColorAttributeTransformer.register()
