@@ -12,6 +12,7 @@ import Foundation
 /// and waits. What the command printed after giving the terminal back stays on the pane's
 /// screen, where ``screen()`` reads it.
 final class TmuxPane {
+  /// The pane's own folder: its script, its socket, the files the script writes.
   let folder: URL
   private let socket: String
   static let tmux = "/usr/bin/tmux"
@@ -24,8 +25,11 @@ final class TmuxPane {
     _ command: String, in folder: URL, columns: Int = 100, rows: Int = 30,
     environment: [String: String] = [:]
   ) throws {
-    self.folder = folder
-    socket = folder.appendingPathComponent("tmux.sock").path
+    // A folder and a server per pane, so that panes of one test never meet.
+    self.folder = folder.appendingPathComponent("pane-\(UUID().uuidString.prefix(8))")
+    try FileManager.default.createDirectory(at: self.folder, withIntermediateDirectories: true)
+    socket = self.folder.appendingPathComponent("tmux.sock").path
+    let own = Self.quote(self.folder.path)
     var variables = [
       "PATH": "/usr/bin:/bin", "HOME": folder.path, "LANG": "C", "TZ": "UTC",
       "TERM": "tmux-256color", "BOWTIES_BUSY_TIMEOUT": "20", "BOWTIES_USER": "tester",
@@ -34,44 +38,79 @@ final class TmuxPane {
     let exports = variables.sorted { $0.key < $1.key }.map { name, value in
       value.isEmpty ? "unset \(name)" : "export \(name)=\(Self.quote(value))"
     }
-    let script = folder.appendingPathComponent("pane.sh")
-    try
-      (["#!/bin/sh", "cd \(Self.quote(folder.path))"] + exports + [
-        "stty -g > stty-before",
+    let script = self.folder.appendingPathComponent("pane.sh")
+    let lines =
+      ["#!/bin/sh", "cd \(Self.quote(folder.path))"] + exports + [
+        "stty -g > \(own)/stty-before",
         "echo pane-ready",
         command,
-        "echo $? > status",
-        "stty -g > stty-after",
+        // The modes first: a test reads them once the status is there.
+        "status=$?",
+        "stty -g > \(own)/stty-after",
+        "echo $status > \(own)/status",
         "echo pane-done",
-        "exec sleep 600",
-      ]).joined(separator: "\n").write(to: script, atomically: true, encoding: .utf8)
+        // Long enough to read the screen; the server ends with it, should stop() not run.
+        "exec sleep 120",
+      ]
+    try lines.joined(separator: "\n").write(to: script, atomically: true, encoding: .utf8)
     chmod(script.path, 0o755)
-    try tmux(
-      "-f", "/dev/null", "new-session", "-d", "-s", "t", "-x", String(columns), "-y", String(rows),
-      script.path)
-    try tmux("set-option", "-g", "status", "off")
+    // Read by sh rather than run: a process another test spawns at the moment the script is
+    // written may hold it open, and running it would then fail (ETXTBSY). Tests start
+    // servers side by side; a start that did not take is tried again.
+    for _ in 0..<3 {
+      try tmux([
+        "-f", "/dev/null", "new-session", "-d", "-s", "t", "-x", String(columns), "-y",
+        String(rows), "sh \(Self.quote(script.path))",
+      ])
+      if try tmux(["list-sessions", "-F", "#{session_name}"]).hasPrefix("t") { break }
+      usleep(200_000)
+    }
+    try tmux(["set-option", "-g", "status", "off"])
   }
 
-  deinit { _ = try? tmux("kill-server") }
+  /// Ends the pane's session, and with it the server and the pane's processes. (Not
+  /// `kill-server`: tmux 3.3 waits for clients it still counts, and did not end here.)
+  func stop() { _ = try? tmux(["kill-session", "-t", "t"]) }
+
+  deinit { stop() }
 
   static func quote(_ text: String) -> String {
     "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
   }
 
+  /// Runs a tmux client and returns what it printed.
+  ///
+  /// Spawned and waited for directly, its output through a file: a client that starts the
+  /// server forks it, and the server keeps the client's descriptors, which Foundation's
+  /// `Process` waits on (a pipe's end of file would come late or never).
   @discardableResult
   func tmux(_ arguments: String...) throws -> String {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: Self.tmux)
-    process.arguments = ["-S", socket] + arguments
-    process.environment = ["PATH": "/usr/bin:/bin", "TERM": "xterm-256color", "HOME": folder.path]
-    let output = Pipe()
-    process.standardOutput = output
-    process.standardError = FileHandle.nullDevice
-    process.standardInput = FileHandle.nullDevice
-    try process.run()
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return String(decoding: data, as: UTF8.self)
+    try tmux(arguments)
+  }
+
+  @discardableResult
+  private func tmux(_ arguments: [String]) throws -> String {
+    let file = folder.appendingPathComponent("tmux-output-\(UUID().uuidString)").path
+    defer { unlink(file) }
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 1, file, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+    // What a client says on stderr goes beside the pane, for a failing test's reader.
+    let errors = folder.appendingPathComponent("tmux-errors").path
+    posix_spawn_file_actions_addopen(&actions, 2, errors, O_WRONLY | O_CREAT | O_APPEND, 0o600)
+    let argv = [Self.tmux, "-S", socket] + arguments
+    let environment = ["PATH=/usr/bin:/bin", "TERM=xterm-256color", "HOME=\(folder.path)"]
+    var cArguments = argv.map { strdup($0) } + [nil]
+    var cEnvironment = environment.map { strdup($0) } + [nil]
+    defer { (cArguments + cEnvironment).forEach { free($0) } }
+    var pid: pid_t = 0
+    let spawned = posix_spawn(&pid, Self.tmux, &actions, nil, &cArguments, &cEnvironment)
+    guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EIO) }
+    var status: Int32 = 0
+    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+    return (try? String(contentsOfFile: file, encoding: .utf8)) ?? ""
   }
 
   /// Sends keys by tmux's names (`Left`, `BTab`, `Escape`, `C-c`) or, with `literally`,
@@ -80,20 +119,14 @@ final class TmuxPane {
     try tmux(["send-keys", "-t", "t"] + (literally ? ["-l"] : []) + keys)
   }
 
-  private func tmux(_ arguments: [String]) throws {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: Self.tmux)
-    process.arguments = ["-S", socket] + arguments
-    process.standardOutput = FileHandle.nullDevice
-    process.standardError = FileHandle.nullDevice
-    try process.run()
-    process.waitUntilExit()
-  }
-
-  /// What the pane shows; with `escapes`, with its colors and attributes.
+  /// What the pane shows, a line wrapped at the pane's edge joined again, without the
+  /// spaces at the ends of lines; with `escapes`, as it is, with its colors and attributes.
   func screen(escapes: Bool = false) throws -> String {
-    escapes
-      ? try tmux("capture-pane", "-p", "-e", "-t", "t") : try tmux("capture-pane", "-p", "-t", "t")
+    guard !escapes else { return try tmux("capture-pane", "-p", "-e", "-t", "t") }
+    return try tmux("capture-pane", "-p", "-J", "-t", "t")
+      .split(separator: "\n", omittingEmptySubsequences: false)
+      .map { line in String(line.reversed().drop { $0 == " " }.reversed()) }
+      .joined(separator: "\n")
   }
 
   /// Waits up to `timeout` seconds for the screen to satisfy `condition`; returns the
