@@ -89,25 +89,7 @@ enum PostgresSchema {
         CHECK ((price IS NULL) = (currency IS NULL));
       """
     ),
-    // Every statement that changes ties tells the clients that listen (`browse`), once the
-    // transaction commits: a wear changes its tie's row too (wearEvent_count), so one
-    // statement-level trigger on bowTie hears of every change a screen of ties shows.
-    (
-      "p3: change notifications",
-      """
-      CREATE FUNCTION bowTie_notifyChange() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN
-        PERFORM pg_notify('\(changeChannel)', '');
-        RETURN NULL;
-      END $$;
-      CREATE TRIGGER bowTie_afterChange AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON bowTie
-        FOR EACH STATEMENT EXECUTE FUNCTION bowTie_notifyChange();
-      """
-    ),
   ]
-
-  /// The channel the store's changes are notified on (migration p3).
-  static let changeChannel = "bowties_changed"
 
   /// Whether the database has a bowties store yet.
   static let existsSQL = "SELECT to_regclass('bowties_migrations') IS NOT NULL"

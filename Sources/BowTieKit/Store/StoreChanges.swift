@@ -10,8 +10,9 @@ public protocol StoreChangeWatch: AnyObject {
   /// How often the caller asks ``changed()`` when nothing woke it, in milliseconds.
   var interval: Int32 { get }
 
-  /// Whether the store changed since the last call (or since the watch began); drains the
-  /// descriptor.
+  /// Whether the store may have changed since the last call (or since the watch began);
+  /// drains the descriptor. A watch that cannot tell says yes, and the caller reads again
+  /// and compares.
   ///
   /// - Throws: a ``BowTieError`` when the store went away: its file removed or replaced,
   ///   its server's connection lost.

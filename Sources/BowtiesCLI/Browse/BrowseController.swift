@@ -50,10 +50,15 @@ final class BrowseController {
   // MARK: - Reading
 
   /// Reads the window again around the tie on screen (or its place, if it is gone): after
-  /// another client changed the store.
-  func refresh() throws(BowTieError) {
+  /// a change here, or another client's. Returns whether anything on screen changed.
+  @discardableResult
+  func refresh() throws(BowTieError) -> Bool {
+    let before = window
     try load(window.segment.map { .tie($0) } ?? .first)
-    onChange()
+    let changed =
+      window.tie != before.tie || window.before != before.before || window.after != before.after
+    if changed { onChange() }
+    return changed
   }
 
   private func load(_ anchor: TieWindowAnchor) throws(BowTieError) {
