@@ -128,15 +128,25 @@ public struct FrameRenderer: Sendable {
 }
 
 /// How many cells text takes on a terminal.
+///
+/// Counted by Unicode scalar, not by `Character`: a frame's lines are long (a photo in
+/// half-blocks is mostly color codes) and grapheme breaking over them cost a key press
+/// more than the rest of its frame. A combining mark, a joiner or a variation selector
+/// takes no cell, so a character made of several scalars counts as its first.
 public enum TextCells {
-  /// The cells `character` takes: 2 for East Asian wide and fullwidth characters and most
-  /// emoji, 0 for control characters, 1 otherwise. (A combining mark is part of its
-  /// `Character`.)
-  public static func width(of character: Character) -> Int {
-    guard let scalar = character.unicodeScalars.first else { return 0 }
+  /// The cells `scalar` takes: 2 for East Asian wide and fullwidth characters and most
+  /// emoji, 0 for control characters and marks that combine with the one before, 1
+  /// otherwise.
+  public static func width(of scalar: Unicode.Scalar) -> Int {
     let value = scalar.value
-    if value < 0x20 || (0x7F..<0xA0).contains(value) { return 0 }
-    if character.unicodeScalars.contains(where: { $0.value == 0xFE0F }) { return 2 }
+    if value < 0x7F { return value < 0x20 ? 0 : 1 }
+    if value < 0xA0 { return 0 }
+    if value < 0x300 { return 1 }
+    if (0x200B...0x200F).contains(value) || (0xFE00...0xFE0F).contains(value) { return 0 }
+    switch scalar.properties.generalCategory {
+    case .nonspacingMark, .enclosingMark, .format: return 0
+    default: break
+    }
     for range in wideRanges where range.contains(value) { return 2 }
     return 1
   }
@@ -155,28 +165,25 @@ public enum TextCells {
   /// `text` cut to at most `width` cells, its escape sequences kept whole, and the cells it
   /// then takes.
   public static func clip(_ text: String, to width: Int) -> (text: String, used: Int) {
-    var out = ""
+    let scalars = text.unicodeScalars
     var used = 0
     var inEscape = false
-    for character in text {
+    var index = scalars.startIndex
+    while index < scalars.endIndex {
+      let scalar = scalars[index]
       if inEscape {
-        out.append(character)
-        if let ascii = character.asciiValue, (0x40...0x7E).contains(ascii), ascii != 0x5B {
-          inEscape = false
-        }
-        continue
-      }
-      if character == "\u{1B}" {
+        // An escape sequence ends at its final byte; "[" and "(" only open one.
+        if (0x40...0x7E).contains(scalar.value) && scalar != "[" { inEscape = false }
+      } else if scalar == "\u{1B}" {
         inEscape = true
-        out.append(character)
-        continue
+      } else {
+        let cells = Self.width(of: scalar)
+        if used + cells > width { return (String(scalars[..<index]), used) }
+        used += cells
       }
-      let cells = Self.width(of: character)
-      if used + cells > width { break }
-      used += cells
-      out.append(character)
+      index = scalars.index(after: index)
     }
-    return (out, used)
+    return (text, used)
   }
 
   /// `text`, plain, cut to `width` cells with "…" at the end when it did not fit.
