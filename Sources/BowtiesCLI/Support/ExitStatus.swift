@@ -15,10 +15,6 @@ enum ExitStatus {
   static let storeUnusable: Int32 = 74  // EX_IOERR
   static let storeBusy: Int32 = 75  // EX_TEMPFAIL
   static let notYours: Int32 = 77  // EX_NOPERM
-  // 128 + the signal's number, as shells report a process a signal ended: browse ends so.
-  static let hangUp: Int32 = 129
-  static let interrupted: Int32 = 130
-  static let terminated: Int32 = 143
 
   /// Every code bowties exits with, and what it means. Each line of ``helpSection`` fits
   /// in 72 columns, so neither help nor the man page (indented 5) wraps one at 80.
@@ -33,9 +29,6 @@ enum ExitStatus {
     (storeUnusable, "the store unreadable, unwritable, damaged or from a newer bowties"),
     (storeBusy, "the store busy past $BOWTIES_BUSY_TIMEOUT seconds (default 10)"),
     (notYours, "undo refused: another user changed the tie since"),
-    (hangUp, "browse ended by SIGHUP: its terminal closed"),
-    (interrupted, "browse ended by Ctrl-C (SIGINT)"),
-    (terminated, "browse ended by SIGTERM"),
   ]
 
   /// ``meanings`` as a section of the root command's help: a heading, then one line a
