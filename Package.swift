@@ -9,6 +9,7 @@ let package = Package(
     .library(name: "BowTieKit", targets: ["BowTieKit"]),
     .library(name: "BowtiesCLI", targets: ["BowtiesCLI"]),
     .library(name: "TerminalImage", targets: ["TerminalImage"]),
+    .library(name: "TerminalUI", targets: ["TerminalUI"]),
     .library(name: "ImageCodecs", targets: ["ImageCodecs"]),
   ],
   dependencies: [
@@ -54,6 +55,13 @@ let package = Package(
     // Photos on a terminal: scaling, half-block rendering, the kitty, iTerm2 and sixel
     // encoders, and which of them a terminal speaks. Knows nothing of ties.
     .target(name: "TerminalImage", dependencies: ["ImageCodecs"]),
+    // A full-screen view on a terminal: its terminfo capabilities (ncurses' libtinfo, with
+    // a few types built in for machines without a terminfo database), keys, raw mode and the
+    // alternate screen given back on every way out, frames drawn by changed rows. Knows
+    // nothing of ties.
+    .target(name: "TerminalUI", dependencies: ["CTerminfo"]),
+    // libtinfo's setupterm, tigetstr and tiparm, the last variadic, which Swift cannot call.
+    .target(name: "CTerminfo", linkerSettings: [.linkedLibrary("tinfo")]),
     // Photo formats: PNG (libpng), JPEG with its EXIF orientation (libjpeg-turbo, libexif),
     // PDF rasterized (MuPDF), and telling them apart. Knows nothing of ties or terminals.
     .target(name: "ImageCodecs", dependencies: ["CLibPNG", "CImageCodecs"]),
@@ -77,7 +85,7 @@ let package = Package(
     .target(
       name: "BowtiesCLI",
       dependencies: [
-        "BowTieKit", "TerminalImage", "ImageCodecs", "TextOutput",
+        "BowTieKit", "TerminalImage", "TerminalUI", "ImageCodecs", "TextOutput",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
@@ -100,11 +108,12 @@ let package = Package(
       name: "BowTiePostgresTests", dependencies: ["BowTiePostgres", "PostgresTestSupport"]),
     .testTarget(name: "TerminalImageTests", dependencies: ["TerminalImage", "ImageCodecs"]),
     .testTarget(name: "ImageCodecsTests", dependencies: ["ImageCodecs"]),
+    .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI"]),
     .testTarget(
       name: "bowtiesTests",
       dependencies: [
-        "bowties", "bowties-postgresql", "BowtiesCLI", "BowTieKit", "TerminalImage", "ImageCodecs",
-        "PostgresTestSupport",
+        "bowties", "bowties-postgresql", "BowtiesCLI", "BowTieKit", "TerminalImage", "TerminalUI",
+        "ImageCodecs", "PostgresTestSupport",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       // Expected `show --image always` output, compared byte for byte by PhotoTests.

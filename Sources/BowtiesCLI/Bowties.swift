@@ -20,7 +20,8 @@ public struct Bowties: ParsableCommand {
       """,
     version: bowtiesVersion,
     subcommands: [
-      Seed.self, Show.self, List.self, Wear.self, Rate.self, Favorite.self, History.self,
+      Seed.self, Show.self, List.self, Browse.self, Wear.self, Rate.self, Favorite.self,
+      History.self,
       Undo.self, Suggest.self, Report.self, Add.self, Edit.self, Remove.self, Photo.self,
       Export.self, Doctor.self, Backup.self, Restore.self,
     ]
