@@ -4,7 +4,8 @@ for the terminal types it knows without a terminfo database, read from this mach
 database through ncurses itself (Python's curses module is ncurses' setupterm and
 tigetstr), so that the table says exactly what the database says.
 
-Usage: scripts/gen-terminfo-fallback.py   (from the repository's root; needs ncurses-base)
+Usage: scripts/gen-terminfo-fallback.py            writes the Swift file (needs ncurses-base)
+       scripts/gen-terminfo-fallback.py --check    compares with it (CI)
 
 TerminalUITests checks that the table still matches the installed database."""
 import curses
@@ -12,13 +13,16 @@ import json
 import os
 import subprocess
 import sys
+from pathlib import Path
+
+import tracked
 
 TERMS = ["xterm-256color", "screen", "tmux-256color", "linux"]
 STRINGS = ["smcup", "rmcup", "smkx", "rmkx", "civis", "cnorm", "clear", "cup", "el", "sgr0",
            "bold", "rev", "kcub1", "kcuf1", "kcuu1", "kcud1", "khome", "kend", "kcbt", "kbs",
            "kdch1"]
 NUMBERS = ["colors"]
-OUT = "Sources/TerminalUI/BuiltInTerminfo.swift"
+OUT = Path("Sources/TerminalUI/BuiltInTerminfo.swift")  # under the repository's root
 
 
 def swift_literal(value: bytes) -> str:
@@ -47,12 +51,7 @@ def read_entry(term: str) -> None:
     print(json.dumps({"strings": strings, "numbers": numbers}))
 
 
-def main() -> None:
-    if len(sys.argv) == 3 and sys.argv[1] == "--entry":
-        read_entry(sys.argv[2])
-        return
-    if not os.path.isdir("Sources/TerminalUI"):
-        sys.exit("gen-terminfo-fallback: run it from the repository's root")
+def write(root: Path) -> None:
     entries = []
     for term in TERMS:
         found = subprocess.run([sys.executable, __file__, "--entry", term], check=True,
@@ -78,9 +77,15 @@ def main() -> None:
         lines.append(f"      numbers: [{number_items}]" if numbers else "      numbers: [:]")
         lines.append("    ),")
     lines += ["  ]", "}", ""]
-    with open(OUT, "w", encoding="utf-8") as out:
-        out.write("\n".join(lines))
-    print(f"gen-terminfo-fallback: wrote {OUT}", file=sys.stderr)
+    (root / OUT).parent.mkdir(parents=True, exist_ok=True)
+    (root / OUT).write_text("\n".join(lines), encoding="utf-8")
+
+
+def main() -> None:
+    if len(sys.argv) == 3 and sys.argv[1] == "--entry":
+        read_entry(sys.argv[2])
+        return
+    tracked.run("gen-terminfo-fallback", write)
 
 
 if __name__ == "__main__":
