@@ -14,7 +14,7 @@ import Foundation
 /// twice to one value. A lock held past the busy timeout ends the command with 75.
 public final class PostgresEngine: StoreEngine, @unchecked Sendable {
   // One connection, used by one command on one thread.
-  private let session: PostgresSession
+  let session: PostgresSession
   private let connection: PostgresSQLConnection
   /// Set while a new store's schema and sample ties are written: the store's own writes
   /// then join that one transaction, so a new store appears whole or not at all.

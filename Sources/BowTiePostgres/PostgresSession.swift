@@ -20,7 +20,7 @@ import PostgresNIO
 ///   off in the middle of a transaction leaves no locks held for long and nothing written.
 final class PostgresSession: @unchecked Sendable {
   let settings: PostgresSettings
-  private let connection: PostgresConnection
+  let connection: PostgresConnection
   private static let logger = Logger(label: "bowties.postgres") { _ in SwiftLogNoOpLogHandler() }
 
   /// One thread for every connection of the process: a command needs no more.

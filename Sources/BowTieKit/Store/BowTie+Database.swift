@@ -205,7 +205,65 @@ enum StorageDate {
   /// Parses what ``format(_:)`` writes, and the plainer forms other tools write
   /// ("2026-11-21 08:00:00", "2026-11-21T08:00:00Z").
   static func parse(_ text: String) throws(BowTieError) -> Date {
-    if let date = ISO8601.parse(text) { return date }
+    if let date = parseStored(text) ?? ISO8601.parse(text) { return date }
     throw .storeUnreadable(path: "", reason: "a row's date '\(text)' cannot be read")
+  }
+}
+
+extension StorageDate {
+  /// What ``format(_:)`` writes, "2026-11-21T08:00:00.000Z" (or without the milliseconds),
+  /// read without the general parser: `history` reads one for each of millions of wears.
+  /// Nil for anything else, which ``ISO8601/parse(_:)`` reads; the same date when both do.
+  static func parseStored(_ text: String) -> Date? {
+    var text = text
+    return text.withUTF8 { bytes -> Date? in
+      guard bytes.count == 24 || bytes.count == 20, bytes[bytes.count - 1] == UInt8(ascii: "Z")
+      else { return nil }
+      func number(_ start: Int, _ count: Int) -> Int? {
+        var value = 0
+        for byte in bytes[start..<start + count] {
+          guard (48...57).contains(byte) else { return nil }
+          value = value * 10 + Int(byte - 48)
+        }
+        return value
+      }
+      func isByte(_ index: Int, _ character: Unicode.Scalar) -> Bool {
+        bytes[index] == UInt8(ascii: character)
+      }
+      guard isByte(4, "-"), isByte(7, "-"), isByte(10, "T"), isByte(13, ":"), isByte(16, ":"),
+        let year = number(0, 4), let month = number(5, 2), let day = number(8, 2),
+        let hour = number(11, 2), let minute = number(14, 2), let second = number(17, 2),
+        (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year), hour < 24,
+        minute < 60, second < 60
+      else { return nil }
+      var fraction = 0.0
+      if bytes.count == 24 {
+        guard isByte(19, "."), let milliseconds = number(20, 3) else { return nil }
+        fraction = Double(milliseconds) / 1000
+      }
+      let seconds =
+        daysFromCivil(year: year, month: month, day: day) * 86_400 + hour * 3_600
+        + minute * 60 + second
+      return Date(timeIntervalSince1970: Double(seconds) + fraction)
+    }
+  }
+
+  private static func daysIn(month: Int, year: Int) -> Int {
+    switch month {
+    case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+    case 4, 6, 9, 11: 30
+    default: 31
+    }
+  }
+
+  /// Days from 1970-01-01 to the date in the proleptic Gregorian calendar, as `timegm`
+  /// counts them (Howard Hinnant's days_from_civil).
+  private static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
+    let y = month <= 2 ? year - 1 : year
+    let era = (y >= 0 ? y : y - 399) / 400
+    let yearOfEra = y - era * 400
+    let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+    let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+    return era * 146_097 + dayOfEra - 719_468
   }
 }

@@ -21,9 +21,12 @@ struct SQLiteConnection: SQLConnection {
   }
 
   func forEachRow(_ sql: SQL, _ body: (any SQLRow) throws -> Void) throws {
-    let rows = try Row.fetchCursor(
-      db.cachedStatement(sql: sql.text), arguments: sql.statementArguments)
-    while let row = try rows.next() { try body(SQLiteRow(row: row)) }
+    let statement = try db.cachedStatement(sql: sql.text)
+    let rows = try Row.fetchCursor(statement, arguments: sql.statementArguments)
+    let columns = SQLiteStatementRow.Columns(statement)
+    while try rows.next() != nil {
+      try body(SQLiteStatementRow(statement: statement.sqliteStatement, columns: columns))
+    }
   }
 
   /// One prepared `INSERT`, its values bound through SQLite's C API and stepped once a
@@ -104,6 +107,47 @@ struct SQLiteConnection: SQLConnection {
     DatabaseError(
       resultCode: ResultCode(rawValue: code),
       message: String(cString: sqlite3_errmsg(db.sqliteConnection)), sql: statement.sql)
+  }
+}
+
+/// The row a statement stands on, read straight from SQLite: for the loops over every tie
+/// or wear, where GRDB's generic decoding of each value by name cost more than SQLite's
+/// own work for the row (docs/performance.md, "list --json and history").
+struct SQLiteStatementRow: SQLRow {
+  /// The statement's column names and where each is, found once for all its rows.
+  struct Columns {
+    let names: [String]
+    let indexes: [String: Int32]
+
+    init(_ statement: Statement) {
+      names = statement.columnNames
+      indexes = Dictionary(
+        names.enumerated().map { ($1, Int32($0)) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// The column's index; like GRDB, whatever the case of its name.
+    func index(of name: String) -> Int32? {
+      if let index = indexes[name] { return index }
+      let lowercased = name.lowercased()
+      return names.firstIndex { $0.lowercased() == lowercased }.map(Int32.init)
+    }
+  }
+
+  let statement: SQLiteStatement
+  let columns: Columns
+
+  subscript(_ column: String) -> SQLValue {
+    columns.index(of: column).map(value) ?? .null
+  }
+
+  subscript(_ index: Int) -> SQLValue {
+    index >= 0 && index < columns.names.count ? value(Int32(index)) : .null
+  }
+
+  var columnNames: [String] { columns.names }
+
+  private func value(_ index: Int32) -> SQLValue {
+    SQLValue(DatabaseValue(sqliteStatement: statement, index: index))
   }
 }
 
