@@ -25,8 +25,8 @@ public struct TieSegment: Equatable, Sendable {
   }
 
   /// The columns ``init(row:)`` reads.
-  static let columns =
-    "id, searchKey, canonicalName, canonicalKey, \(SummarySQL.appKeyRank) AS rank"
+  static let columns = SQL(
+    sql: "id, searchKey, canonicalName, canonicalKey, \(SummarySQL.appKeyRank) AS rank")
 }
 
 /// Where a window of ties is read from.
@@ -73,21 +73,21 @@ extension BowTieStore {
       case .tie(let segment):
         current =
           try connection.fetchOne(
-            "SELECT \(TieSegment.columns) FROM bowTie WHERE id = ?", [segment.id.text]
-          ).map(TieSegment.init)
+            "SELECT \(TieSegment.columns) FROM bowTie WHERE id = \(segment.id.text)"
+          ).map { row in try TieSegment(row: row) }
           ?? Self.segments(after: segment, limit: 1, rainbow: rainbow, connection).first
           ?? Self.segments(before: segment, limit: 1, rainbow: rainbow, connection).first
       case .tieID(let id):
         current =
           try connection.fetchOne(
-            "SELECT \(TieSegment.columns) FROM bowTie WHERE id = ?", [id.text]
-          ).map(TieSegment.init)
+            "SELECT \(TieSegment.columns) FROM bowTie WHERE id = \(id.text)"
+          ).map { row in try TieSegment(row: row) }
           ?? Self.segments(after: nil, limit: 1, rainbow: rainbow, connection).first
       }
       guard let current else { return TieWindow(tie: nil, segment: nil, before: [], after: []) }
       let tie = try connection.fetchOne(
-        "SELECT \(BowTie.allColumns) FROM bowTie WHERE id = ?", [current.id.text]
-      ).map(BowTie.init)
+        "SELECT \(BowTie.Columns.all) FROM bowTie WHERE id = \(current.id.text)"
+      ).map { row in try BowTie(row: row) }
       return TieWindow(
         tie: tie, segment: current,
         before: try Self.segments(before: current, limit: reach, rainbow: rainbow, connection),
@@ -99,8 +99,10 @@ extension BowTieStore {
   /// canonical keys.
   private static func rainbowSegments(_ connection: any SQLConnection) throws -> [TieSegment] {
     try connection.fetchAll(
-      "SELECT \(TieSegment.columns) FROM bowTie "
-        + "WHERE canonicalKey IN ('r', 'o', 'y', 'g', 'b', 'i', 'v')", [], TieSegment.init
+      """
+      SELECT \(TieSegment.columns) FROM bowTie \
+      WHERE canonicalKey IN ('r', 'o', 'y', 'g', 'b', 'i', 'v')
+      """, TieSegment.init
     ).filter { $0.rank < 7 }.sorted { $0.rank < $1.rank }
   }
 
@@ -113,21 +115,25 @@ extension BowTieStore {
     var found = rainbow.filter { segment == nil || $0.rank > segment!.rank }.prefix(limit)
       .map { $0 }
     guard found.count < limit else { return found }
-    let others = "\(SummarySQL.appKeyRank) = 7"
+    let others = SQL(sql: "\(SummarySQL.appKeyRank) = 7")
     if let segment, segment.rank == 7 {
       found += try connection.fetchAll(
-        "SELECT \(TieSegment.columns) FROM bowTie WHERE \(others) AND canonicalName >= ? "
-          + "AND (canonicalName > ? OR canonicalKey > ?) "
-          + "ORDER BY canonicalName, canonicalKey LIMIT \(limit - found.count)",
-        [segment.canonicalName, segment.canonicalName, segment.canonicalKey], TieSegment.init)
+        """
+        SELECT \(TieSegment.columns) FROM bowTie WHERE \(others) \
+        AND canonicalName >= \(segment.canonicalName) \
+        AND (canonicalName > \(segment.canonicalName) \
+        OR canonicalKey > \(segment.canonicalKey)) \
+        ORDER BY canonicalName, canonicalKey LIMIT \(sql: String(limit - found.count))
+        """, TieSegment.init)
     } else {
       // The bound is every name, but it makes a range on the index of names, which SQLite's
       // planner otherwise passes over for a scan and a sort when the limit is small.
       found += try connection.fetchAll(
-        "SELECT \(TieSegment.columns) FROM bowTie WHERE \(others) "
-          + "AND canonicalName >= (SELECT min(canonicalName) FROM bowTie) "
-          + "ORDER BY canonicalName, canonicalKey LIMIT \(limit - found.count)", [],
-        TieSegment.init)
+        """
+        SELECT \(TieSegment.columns) FROM bowTie WHERE \(others) \
+        AND canonicalName >= (SELECT min(canonicalName) FROM bowTie) \
+        ORDER BY canonicalName, canonicalKey LIMIT \(sql: String(limit - found.count))
+        """, TieSegment.init)
     }
     return found
   }
@@ -139,18 +145,23 @@ extension BowTieStore {
   ) throws -> [TieSegment] {
     guard limit > 0 else { return [] }
     var found: [TieSegment] = []
-    let others = "\(SummarySQL.appKeyRank) = 7"
+    let others = SQL(sql: "\(SummarySQL.appKeyRank) = 7")
     if let segment, segment.rank == 7 {
       found = try connection.fetchAll(
-        "SELECT \(TieSegment.columns) FROM bowTie WHERE \(others) AND canonicalName <= ? "
-          + "AND (canonicalName < ? OR canonicalKey < ?) "
-          + "ORDER BY canonicalName DESC, canonicalKey DESC LIMIT \(limit)",
-        [segment.canonicalName, segment.canonicalName, segment.canonicalKey], TieSegment.init)
+        """
+        SELECT \(TieSegment.columns) FROM bowTie WHERE \(others) \
+        AND canonicalName <= \(segment.canonicalName) \
+        AND (canonicalName < \(segment.canonicalName) \
+        OR canonicalKey < \(segment.canonicalKey)) \
+        ORDER BY canonicalName DESC, canonicalKey DESC LIMIT \(sql: String(limit))
+        """, TieSegment.init)
     } else if segment == nil {
       found = try connection.fetchAll(
-        "SELECT \(TieSegment.columns) FROM bowTie WHERE \(others) "
-          + "AND canonicalName <= (SELECT max(canonicalName) FROM bowTie) "
-          + "ORDER BY canonicalName DESC, canonicalKey DESC LIMIT \(limit)", [], TieSegment.init)
+        """
+        SELECT \(TieSegment.columns) FROM bowTie WHERE \(others) \
+        AND canonicalName <= (SELECT max(canonicalName) FROM bowTie) \
+        ORDER BY canonicalName DESC, canonicalKey DESC LIMIT \(sql: String(limit))
+        """, TieSegment.init)
     }
     guard found.count < limit else { return found }
     let earlier = rainbow.filter { segment == nil || segment!.rank == 7 || $0.rank < segment!.rank }
