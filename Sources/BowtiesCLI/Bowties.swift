@@ -21,7 +21,8 @@ public struct Bowties: ParsableCommand {
       """,
     version: bowtiesVersion,
     subcommands: [
-      Seed.self, Show.self, List.self, Wear.self, Rate.self, Favorite.self, History.self,
+      Seed.self, Show.self, List.self, Browse.self, Wear.self, Rate.self, Favorite.self,
+      History.self,
       Undo.self, Suggest.self, Report.self, Add.self, Edit.self, Remove.self, Photo.self,
       Export.self, Doctor.self, Backup.self, Restore.self,
     ]
@@ -31,10 +32,12 @@ public struct Bowties: ParsableCommand {
 
   /// Runs the command line the process was given, and exits with its status.
   public static func main() {
-    // First, so that a command handed over costs this process as little as it can.
+    // First, so that a command handed over costs this process as little as it can; after
+    // the engines' claims, so that its store is found as every command finds it.
+    PostgreSQLProgram.registerMissing()
     let invocation = Invocation.current()
     PostgreSQLProgram.handOverIfNeeded(invocation)
-    PostgreSQLProgram.registerMissing()
+    StandardOutput.reportClosedPipes()
     // As the app does in its delegate: the transformer is registered before any store opens.
     ColorAttributeTransformer.register()
     // Kept until the process exits, with the stores it closed (CommandContext).

@@ -11,6 +11,15 @@ import Testing
 struct InvocationTests {
   let server = "postgresql://u@127.0.0.1:1/d"
 
+  /// As `bowties` does before it reads the line: PostgreSQL URIs are claimed, by an address
+  /// that cannot open them (the hand-over's cue). Once in this process.
+  private static let claimingServers: Void = PostgreSQLProgram.registerMissing()
+
+  /// The same address: the same engine and place.
+  private func same(_ found: (any StoreAddress)?, _ expected: any StoreAddress) -> Bool {
+    found.map { String(reflecting: $0) } == String(reflecting: expected)
+  }
+
   @Test("the store found before parsing is the store the parsed command opens")
   func sameStoreAsTheCommand() throws {
     let lines: [[String]] = [
@@ -31,7 +40,9 @@ struct InvocationTests {
       ["HOME": "/home/u", "BOWTIES_STORE": "/data/ties.sqlite"],
       ["XDG_DATA_HOME": "/xdg", "HOME": "/home/u"],
     ]
+    Self.claimingServers
     var compared = 0
+    var servers = 0
     for line in lines {
       guard let parsed = try? Bowties.parseAsRoot(line) as? any FastPathCommand else { continue }
       compared += 1
@@ -39,11 +50,13 @@ struct InvocationTests {
         let expected = try StoreLocation.address(
           explicitPath: parsed.storeOptions.store, environment: environment)
         #expect(
-          Invocation(line).storeAddress(environment: environment) == expected,
+          same(Invocation(line).storeAddress(environment: environment), expected),
           "\(line) \(environment)")
+        if expected is PostgreSQLProgram.Missing { servers += 1 }
       }
     }
     #expect(compared >= lines.count - 1)
+    #expect(servers > 5, "some lines name a server's store")
   }
 
   @Test("a store that cannot be resolved is left for the command to report")

@@ -13,46 +13,29 @@ struct StoreOptions: ParsableArguments {
   var store: String?
 
   /// Where the store is: `--store`, else `BOWTIES_STORE`, else the default file.
-  func address() throws(BowTieError) -> StoreAddress {
+  func address() throws(BowTieError) -> any StoreAddress {
     try StoreLocation.address(explicitPath: store)
   }
 
-  /// Examines the store (`doctor`). A store file is examined as it is, never created or
-  /// upgraded unless `repairing`; a server's store is opened by `open`, as every command
-  /// opens it, without the sample ties.
+  /// Examines the store (`doctor`) as its engine does (``StoreAddress/checkup(repairing:opening:)``):
+  /// a store file as it is, never created or upgraded unless `repairing`; a server's store
+  /// opened by `open`, as every command opens it, without the sample ties.
   ///
   /// - Returns: the store's name for messages, and what the checkup found.
   func checkup(repairing: Bool, opening open: () throws -> BowTieStore) throws
     -> (store: String, checkup: Checkup)
   {
-    switch try address() {
-    case .file(let url):
-      return (url.path, try BowTieStore.checkup(at: url, repairing: repairing))
-    case .server:
-      let store = try open()
-      return (store.path, try store.checkup(repairing: repairing))
-    }
+    try address().checkup(repairing: repairing, opening: open)
   }
 
-  /// The store for a dry run where opening would create a store file: an empty store in
-  /// memory. Nil where the store is opened as every command opens it.
-  func storeForDryRun() throws -> BowTieStore? {
-    guard case .file(let url) = try address(), !FileManager.default.fileExists(atPath: url.path)
-    else { return nil }
-    return try BowTieStore.inMemory()
-  }
-
-  /// Replaces the store, a file or a server's, with the backup at `source`.
+  /// Replaces the store with the backup at `source`.
   func restore(from source: URL) throws -> BackupSummary {
     try BowTieStore.restore(from: source, to: address())
   }
 
   /// The store as a question names it. A URI is not repeated: it may hold a password.
   func nameForQuestion() throws -> String {
-    switch try address() {
-    case .file(let url): "the store at \(url.path)"
-    case .server: "the PostgreSQL store"
-    }
+    try address().nameForQuestion
   }
 }
 

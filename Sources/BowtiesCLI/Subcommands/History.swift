@@ -1,6 +1,7 @@
 import ArgumentParser
 import BowTieKit
 import Foundation
+import TextOutput
 
 extension Bowties {
   struct History: StoreCommand {
@@ -33,17 +34,25 @@ extension Bowties {
     @OptionGroup var output: OutputOptions
 
     func run(store: BowTieStore) throws {
-      if output.json {
-        var array = JSONArrayOutput<WearJSON>()
-        try store.forEachWear(of: tie, since: since, until: until) {
-          try array.append(WearJSON($0))
+      try StandardOutput.write { stdout in
+        if output.json {
+          var array = JSONArrayWriter()
+          try store.forEachWear(of: tie, since: since, until: until) { record in
+            try array.append(WearJSON(record))
+            array.flush(to: &stdout)
+            try stdout.checkStandardOutput()
+          }
+          array.finish()
+          array.flush(to: &stdout)
+          stdout.write("\n")
+          return
         }
-        try array.finish()
-        return
-      }
-      try store.forEachWear(of: tie, since: since, until: until) { record in
-        let when = LocalizedText.string(from: record.event.wornAt, TieOutput.dateTimeFormatter)
-        Terminal.printLine("\(when)  \(record.searchKey)  \(record.name)")
+        var when = TieOutput.MinuteText()
+        try store.forEachWear(of: tie, since: since, until: until) { record in
+          stdout.printLine(
+            "\(when.text(for: record.event.wornAt))  \(record.searchKey)  \(record.name)")
+          try stdout.checkStandardOutput()
+        }
       }
     }
   }

@@ -92,10 +92,10 @@ final class CommandContext {
     return store
   }
 
-  /// The store for a dry run, which must not create a store where there is none
-  /// (``StoreOptions/storeForDryRun()``).
+  /// The store for a dry run, which must not leave a store behind where there was none
+  /// (``StoreAddress/storeForDryRun()``).
   func openForDryRun(_ options: StoreOptions) throws -> BowTieStore {
-    guard replacement == nil, let store = try options.storeForDryRun() else {
+    guard replacement == nil, let store = try options.address().storeForDryRun() else {
       return try open(options)
     }
     open.append(store)

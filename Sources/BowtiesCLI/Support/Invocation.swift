@@ -62,7 +62,7 @@ struct Invocation {
   /// A word that only looks like `--store` (the value of another option) may name a server
   /// here and not for the command: the line is then handed over to a program that parses
   /// and runs it exactly as this one would.
-  func storeAddress(environment: [String: String]? = nil) -> StoreAddress? {
+  func storeAddress(environment: [String: String]? = nil) -> (any StoreAddress)? {
     try? StoreLocation.address(explicitPath: explicitStore, environment: environment)
   }
 }

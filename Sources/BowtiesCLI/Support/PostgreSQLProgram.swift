@@ -24,15 +24,21 @@ enum PostgreSQLProgram {
   /// Runs before the line is parsed, so nothing has been read or printed yet; the store is
   /// found by ``Invocation/storeAddress(environment:)``.
   static func handOverIfNeeded(_ invocation: Invocation) {
-    guard !ServerStores.isRegistered, case .server = invocation.storeAddress(),
-      let program = installed()
-    else { return }
+    guard invocation.storeAddress() is Missing, let program = installed() else { return }
     let argv = [program] + invocation.arguments
     var cArguments = argv.map { strdup($0) }
     cArguments.append(nil)
     execv(program, cArguments)
     // execv returns only on failure; the store's opening reports the program missing.
     for argument in cArguments { free(argument) }
+  }
+
+  /// Whether `store` is a location `bowties-postgresql` takes: a PostgreSQL connection URI
+  /// (`postgresql://` or `postgres://`), as its engine reads one. A path that merely looks
+  /// like one would otherwise become a folder named `postgresql:`.
+  static func takes(_ store: String) -> Bool {
+    let scheme = store.prefix(13).lowercased()
+    return scheme.hasPrefix("postgresql://") || scheme.hasPrefix("postgres://")
   }
 
   /// Where `bowties-postgresql` is installed: beside this program, as in a build folder,
@@ -53,12 +59,25 @@ enum PostgreSQLProgram {
     ]
   }
 
-  /// What opening a PostgreSQL store does in a `bowties` without `bowties-postgresql`.
+  /// What a PostgreSQL store is in a `bowties` without `bowties-postgresql`: an address
+  /// whose every use says what is missing. Asked after any engine registered before.
   static func registerMissing() {
-    guard !ServerStores.isRegistered else { return }
-    ServerStores.register { _, _ throws(BowTieError) in
+    StoreEngines.register { store in takes(store) ? Missing() : nil }
+  }
+
+  /// A PostgreSQL store, which this program cannot reach.
+  struct Missing: StoreAddress {
+    var nameForQuestion: String { "the PostgreSQL store" }
+
+    func open(ifMissing populate: (BowTieStore) throws -> Void) throws(BowTieError)
+      -> (store: BowTieStore, created: Bool)
+    {
+      throw Self.error
+    }
+
+    static var error: BowTieError {
       let looked = candidates().joined(separator: " or ")
-      throw .storeUnreadable(
+      return .storeUnreadable(
         path: "on the PostgreSQL server",
         reason: "bowties reaches PostgreSQL stores through \(name), which is not installed "
           + "(looked for \(looked.isEmpty ? name : looked))")
