@@ -36,20 +36,25 @@ public struct Bowties: ParsableCommand {
     // the engines' claims, so that its store is found as every command finds it.
     PostgreSQLProgram.registerMissing()
     let invocation = Invocation.current()
-    PostgreSQLProgram.handOverIfNeeded(invocation)
+    let address = invocation.storeAddress()
+    PostgreSQLProgram.handOverIfNeeded(invocation, address: address)
     StandardOutput.reportClosedPipes()
     // As the app does in its delegate: the transformer is registered before any store opens.
     ColorAttributeTransformer.register()
     // Kept until the process exits, with the stores it closed (CommandContext).
-    let context = CommandContext()
+    let context = CommandContext(knowing: address.map { (invocation.explicitStore, $0) })
     do {
       try invocation.checkUTF8()
-      var command = try command(for: invocation.arguments)
-      if let command = command as? any BowtiesCommand {
+      if let command = try FastPath.command(invocation.arguments) {
         try context.run(command)
       } else {
-        // The root command without a subcommand: its help.
-        try command.run()
+        var command = try parse(invocation.arguments)
+        if let command = command as? any BowtiesCommand {
+          try context.run(command)
+        } else {
+          // The root command without a subcommand: its help.
+          try command.run()
+        }
       }
     } catch {
       ExitStatus.exit(with: error)
@@ -57,10 +62,9 @@ public struct Bowties: ParsableCommand {
     Foundation.exit(ExitStatus.success)
   }
 
-  /// The command `arguments` (without the program name) ask for: the fast path's, or
-  /// ArgumentParser's once the subcommand's name is known to be one.
-  static func command(for arguments: [String]) throws -> any ParsableCommand {
-    if let command = try FastPath.command(arguments) { return command }
+  /// The command `arguments` (without the program name) ask for, by ArgumentParser once
+  /// the subcommand's name is known to be one.
+  static func parse(_ arguments: [String]) throws -> any ParsableCommand {
     let names = configuration.subcommands.compactMap { $0.configuration.commandName } + ["help"]
     try CommandNames.check(arguments, names: names)
     return try parseAsRoot(arguments)

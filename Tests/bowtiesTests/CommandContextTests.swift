@@ -29,6 +29,29 @@ struct CommandContextTests {
     withExtendedLifetime(context) {}
   }
 
+  @Test("the store found before parsing is opened as it was found, not looked for again")
+  func knownStore() throws {
+    let bowtie = Bowtie()
+    defer { bowtie.remove() }
+    ColorAttributeTransformer.register()
+    // Looked for again, this name would be another file.
+    let name = bowtie.folder.appendingPathComponent("elsewhere.sqlite").path
+    let address = try StoreLocation.address(explicitPath: bowtie.store)
+    let context = CommandContext(knowing: (name, address))
+    let command = try #require(
+      try Bowties.parseAsRoot(["list", "--limit", "0", "--store", name]) as? any BowtiesCommand)
+    try context.run(command)
+    #expect(FileManager.default.fileExists(atPath: bowtie.store))
+    #expect(!FileManager.default.fileExists(atPath: name))
+    // Another store than the one found is looked for as usual.
+    let other = try #require(
+      try Bowties.parseAsRoot(["list", "--limit", "0", "--store", name + "x"])
+        as? any BowtiesCommand)
+    try context.run(other)
+    #expect(FileManager.default.fileExists(atPath: name + "x"))
+    withExtendedLifetime(context) {}
+  }
+
   @Test("every subcommand runs through the context, so that none opens a store of its own")
   func everySubcommand() {
     for command in Bowties.configuration.subcommands {

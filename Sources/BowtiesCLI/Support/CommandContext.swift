@@ -43,19 +43,26 @@ final class CommandContext {
   /// The store every command opens instead of the one `--store` names, if set.
   private let replacement: (() throws -> BowTieStore)?
 
+  /// Where the store a `--store` value names is, found before the line was parsed
+  /// (``Invocation/storeAddress(environment:)``), by the same rule: not worked out twice.
+  private let known: (store: String?, address: any StoreAddress)?
+
   /// The stores opened and not closed yet, then those closed.
   private var open: [BowTieStore] = []
   private var closed: [BowTieStore] = []
 
-  /// A context whose commands open the store their `--store` names.
-  init() {
+  /// A context whose commands open the store their `--store` names; where that is
+  /// `known.store`, at `known.address`.
+  init(knowing known: (store: String?, address: any StoreAddress)? = nil) {
     replacement = nil
+    self.known = known
   }
 
   /// A context whose commands all open `replacement()` instead: a store in memory, for the
   /// fuzzer, which runs commands by the thousand and must touch no file.
   init(replacingStoresWith replacement: @escaping () throws -> BowTieStore) {
     self.replacement = replacement
+    known = nil
   }
 
   /// Runs `command`, then closes the stores it opened (the SQLite log is folded back into
@@ -83,7 +90,9 @@ final class CommandContext {
       store = try replacement()
     } else {
       let created: Bool
-      (store, created) = try BowTieStore.open(options.address(), ifMissing: populate)
+      let address =
+        if let known, known.store == options.store { known.address } else { try options.address() }
+      (store, created) = try BowTieStore.open(address, ifMissing: populate)
       if created {
         Terminal.note("created the store \(store.path) with \(try store.count()) ties")
       }

@@ -21,10 +21,10 @@ enum PostgreSQLProgram {
   /// when there is nothing to hand over, or no such program to hand it to: opening the
   /// store then says so.
   ///
-  /// Runs before the line is parsed, so nothing has been read or printed yet; the store is
-  /// found by ``Invocation/storeAddress(environment:)``.
-  static func handOverIfNeeded(_ invocation: Invocation) {
-    guard invocation.storeAddress() is Missing, let program = installed() else { return }
+  /// Runs before the line is parsed, so nothing has been read or printed yet; `address` is
+  /// the line's store (``Invocation/storeAddress(environment:)``).
+  static func handOverIfNeeded(_ invocation: Invocation, address: (any StoreAddress)?) {
+    guard address is Missing, let program = installed() else { return }
     let argv = [program] + invocation.arguments
     var cArguments = argv.map { strdup($0) }
     cArguments.append(nil)
