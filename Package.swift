@@ -36,7 +36,7 @@ let package = Package(
     .target(
       name: "BowTiePostgres",
       dependencies: [
-        "BowTieKit",
+        "BowTieKit", "TextOutput",
         .product(name: "PostgresNIO", package: "postgres-nio"),
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOPosix", package: "swift-nio"),
