@@ -36,7 +36,7 @@ let package = Package(
     .target(
       name: "BowTiePostgres",
       dependencies: [
-        "BowTieKit",
+        "BowTieKit", "TextOutput",
         .product(name: "PostgresNIO", package: "postgres-nio"),
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOPosix", package: "swift-nio"),
@@ -44,6 +44,9 @@ let package = Package(
         .product(name: "Logging", package: "swift-log"),
       ]
     ),
+    // The report and the suggestions: what a store's summary queries say, rendered in each
+    // format. Reads the store through BowTieKit's public API; knows nothing of engines.
+    .target(name: "BowTieReports", dependencies: ["BowTieKit", "TextOutput"]),
     // Bytes out: a file descriptor's stream that reports every failed write, and the one
     // JSON writer of long arrays. Knows nothing of ties; the store, the reports, the export
     // and the command line all write through it.
@@ -85,7 +88,7 @@ let package = Package(
     .target(
       name: "BowtiesCLI",
       dependencies: [
-        "BowTieKit", "TerminalImage", "TerminalUI", "ImageCodecs", "TextOutput",
+        "BowTieKit", "BowTieReports", "TerminalImage", "TerminalUI", "ImageCodecs", "TextOutput",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
@@ -102,7 +105,8 @@ let package = Package(
     ),
     // A PostgreSQL server in a temporary folder, for the tests of both engines.
     .target(name: "PostgresTestSupport", path: "Tests/PostgresTestSupport"),
-    .testTarget(name: "BowTieKitTests", dependencies: ["BowTieKit", "TextOutput"]),
+    .testTarget(
+      name: "BowTieKitTests", dependencies: ["BowTieKit", "BowTieReports", "TextOutput"]),
     .testTarget(name: "TextOutputTests", dependencies: ["TextOutput"]),
     .testTarget(
       name: "BowTiePostgresTests", dependencies: ["BowTiePostgres", "PostgresTestSupport"]),
