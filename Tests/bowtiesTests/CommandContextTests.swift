@@ -59,7 +59,7 @@ struct CommandContextTests {
     }
   }
 
-  @Test("the command line keeps no state of its own between commands: no lock-guarded globals")
+  @Test("the command line keeps no state of its own between commands: no stored or lock-guarded globals")
   func noStaticState() throws {
     let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
       .deletingLastPathComponent().deletingLastPathComponent()
@@ -70,6 +70,11 @@ struct CommandContextTests {
     for file in files {
       let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
       #expect(!text.contains("Mutex"), "\(file)")
+      #expect(!text.contains("nonisolated(unsafe)"), "\(file)")
+      // A static var is computed, never stored.
+      for line in text.split(separator: "\n") where line.contains("static var ") {
+        #expect(line.contains("{"), "\(file): \(line)")
+      }
       // The store hands out with a tie what showing it needs (BowTie.photoIssue).
       #expect(!text.contains("photoProblem(of:"), "\(file)")
       #expect(!text.contains("import Synchronization"), "\(file)")
