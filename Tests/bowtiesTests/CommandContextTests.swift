@@ -59,7 +59,7 @@ struct CommandContextTests {
     }
   }
 
-  @Test("the command line keeps no state of its own between commands: no stored or lock-guarded globals")
+  @Test("the command line keeps no state between commands: no stored or lock-guarded globals")
   func noStaticState() throws {
     let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
       .deletingLastPathComponent().deletingLastPathComponent()
