@@ -2,9 +2,11 @@ import Foundation
 import ImageCodecs
 import TerminalImage
 
-/// Runs the `bowties` binary as a user would. By default the debug build beside the
-/// test bundle; `BOWTIES_BINARY` points the same tests at the build that ships.
-struct Bowtie: Sendable {
+/// A temporary folder with a store in it, where the `bowties` binary runs as a user would
+/// run it: by default the debug build beside the test bundle; `BOWTIES_BINARY` points the
+/// same tests at the build that ships. The folder goes when the sandbox is released, as
+/// `TemporaryFolder`'s does, so that no test has to remember to remove it.
+final class BowtiesSandbox: Sendable {
   struct Result: Equatable, Sendable {
     var status: Int32
     var stdout: String
@@ -28,13 +30,13 @@ struct Bowtie: Sendable {
     try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
   }
 
-  func remove() { try? FileManager.default.removeItem(at: folder) }
+  deinit { try? FileManager.default.removeItem(at: folder) }
 
   /// Runs `bowties ARGS --store STORE` with a clean environment (no color, C locale).
   @discardableResult
   func callAsFunction(
     _ arguments: String..., stdin: Data? = nil, environment: [String: String] = [:],
-    withStore: Bool = true, executable: URL = Bowtie.binary
+    withStore: Bool = true, executable: URL = BowtiesSandbox.binary
   ) throws -> Result {
     try run(
       executable.path, arguments + (withStore ? ["--store", store] : []), stdin: stdin,
@@ -46,7 +48,7 @@ struct Bowtie: Sendable {
   func callAsFunction(
     _ arguments: [String], store: String, environment: [String: String] = [:]
   ) throws -> Result {
-    try run(Bowtie.binary.path, arguments + ["--store", store], environment: environment)
+    try run(BowtiesSandbox.binary.path, arguments + ["--store", store], environment: environment)
   }
 
   /// Runs any program in the test's folder and collects its output.

@@ -10,13 +10,13 @@ import Testing
 /// on a SQLite file (``BrowseSQLiteTests``) and on a PostgreSQL store
 /// (``BrowsePostgreSQLTests``).
 struct BrowseScenarios {
-  let bowtie: Bowtie
+  let bowties: BowtiesSandbox
   /// `--store`'s value: the test's file, or a database's URI.
   let store: String
 
   /// The sample store, created by a first command.
   func prepare() throws {
-    let created = try bowtie(["list"], store: store)
+    let created = try bowties(["list"], store: store)
     try #require(created.status == 0, "\(created)")
   }
 
@@ -26,8 +26,8 @@ struct BrowseScenarios {
     redirect: String = ""
   ) throws -> TmuxPane {
     try TmuxPane(
-      "\(TmuxPane.quote(Bowtie.binary.path)) browse --store \(TmuxPane.quote(store))\(redirect)",
-      in: bowtie.folder, columns: columns, rows: rows, environment: environment)
+      "\(TmuxPane.quote(BowtiesSandbox.binary.path)) browse --store \(TmuxPane.quote(store))\(redirect)",
+      in: bowties.folder, columns: columns, rows: rows, environment: environment)
   }
 
   /// Waits for the screen to show `text`, and fails the test if it never does.
@@ -157,11 +157,11 @@ struct BrowseScenarios {
 
     // The wear went through the store as `wear` does: in the history, and in the undo
     // log under the user's name, where the undo command finds it.
-    let history = try bowtie(["history", "R"], store: store)
+    let history = try bowties(["history", "R"], store: store)
     #expect(history.stdout.split(separator: "\n").count == 2, "\(history)")
-    let undone = try bowtie(["undo"], store: store, environment: ["BOWTIES_USER": "tester"])
+    let undone = try bowties(["undo"], store: store, environment: ["BOWTIES_USER": "tester"])
     #expect(undone.stdout.hasPrefix("undid wear of Red Bow Tie"), "\(undone)")
-    let red = try bowtie(["show", "R", "--json"], store: store).stdout
+    let red = try bowties(["show", "R", "--json"], store: store).stdout
     #expect(red.contains("\"timesWorn\" : 10"), "\(red)")
   }
 
@@ -185,7 +185,7 @@ struct BrowseScenarios {
     defer { pane.stop() }
     try expect(pane, "Times worn  10")
     let started = Date()
-    let worn = try bowtie(["wear", "R"], store: store)
+    let worn = try bowties(["wear", "R"], store: store)
     try #require(worn.status == 0, "\(worn)")
     let (screen, after) = try pane.waitFor(timeout: 5) { $0.contains("Times worn  11") }
     let shown = after.map { _ in Date().timeIntervalSince(started) }
@@ -235,7 +235,7 @@ struct BrowseScenarios {
 
   func refusesWithoutATerminal() throws {
     try prepare()
-    let piped = try bowtie(["browse"], store: store)
+    let piped = try bowties(["browse"], store: store)
     #expect(piped.status == 64)
     #expect(piped.stdout.isEmpty)
     #expect(piped.stderr.split(separator: "\n").count == 1, "\(piped.stderr)")
@@ -297,8 +297,8 @@ struct BrowseScenarios {
   "browse on a SQLite store, in tmux",
   .enabled(if: TmuxPane.isAvailable, "tmux is not installed (scripts/install-packages test)"))
 struct BrowseSQLiteTests {
-  let bowtie = Bowtie()
-  var scenarios: BrowseScenarios { BrowseScenarios(bowtie: bowtie, store: bowtie.store) }
+  let bowties = BowtiesSandbox()
+  var scenarios: BrowseScenarios { BrowseScenarios(bowties: bowties, store: bowties.store) }
 
   @Test("opens on R with its figures and the keys, and q quits 0 printing nothing")
   func opens() throws { try scenarios.opensOnTheFirstTieAndQuits() }
@@ -333,7 +333,7 @@ struct BrowseSQLiteTests {
   @Test("the store file removed: 74, one line after the terminal is given back")
   func storeRemoved() throws {
     try scenarios.endsWhenTheStoreGoesAway(
-      removing: { try FileManager.default.removeItem(atPath: bowtie.store) },
+      removing: { try FileManager.default.removeItem(atPath: bowties.store) },
       saying: "it was removed")
   }
 
@@ -348,9 +348,9 @@ struct BrowseSQLiteTests {
       let hide = ["/etc/terminfo", "/lib/terminfo", "/usr/share/terminfo"]
         .map { "mount -t tmpfs none \($0)" }.joined(separator: " && ")
       return
-        "unshare -m sh -c \(TmuxPane.quote("\(hide) && TERM=\(term) exec \(TmuxPane.quote(Bowtie.binary.path)) browse --store \(TmuxPane.quote(bowtie.store))"))"
+        "unshare -m sh -c \(TmuxPane.quote("\(hide) && TERM=\(term) exec \(TmuxPane.quote(BowtiesSandbox.binary.path)) browse --store \(TmuxPane.quote(bowties.store))"))"
     }
-    let pane = try TmuxPane(command("tmux-256color"), in: bowtie.folder)
+    let pane = try TmuxPane(command("tmux-256color"), in: bowties.folder)
     defer { pane.stop() }
     let screen = try pane.waitFor("Red Bow Tie").screen
     #expect(screen.contains("[R]"), "\(screen)")
@@ -361,7 +361,7 @@ struct BrowseSQLiteTests {
     let modes = pane.terminalModes()
     #expect(modes.before == modes.after)
 
-    let unknown = try TmuxPane(command("xterm-kitty"), in: bowtie.folder)
+    let unknown = try TmuxPane(command("xterm-kitty"), in: bowties.folder)
 
     defer { unknown.stop() }
     #expect(unknown.exitStatus() == 64)
@@ -376,7 +376,7 @@ struct BrowseSQLiteTests {
   .enabled(
     if: PostgresTestServer.shared != nil, Comment(rawValue: PostgresTestServer.unavailableReason)))
 struct BrowsePostgreSQLTests {
-  let bowtie = Bowtie()
+  let bowties = BowtiesSandbox()
   let server = PostgresTestServer.shared!
   let database: (uri: String, role: String, password: String)
 
@@ -384,7 +384,7 @@ struct BrowsePostgreSQLTests {
     database = try server.makeDatabase()
   }
 
-  var scenarios: BrowseScenarios { BrowseScenarios(bowtie: bowtie, store: database.uri) }
+  var scenarios: BrowseScenarios { BrowseScenarios(bowties: bowties, store: database.uri) }
 
   @Test("opens on R with its figures and the keys, and q quits 0 printing nothing")
   func opens() throws { try scenarios.opensOnTheFirstTieAndQuits() }

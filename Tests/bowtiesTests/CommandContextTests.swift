@@ -13,35 +13,33 @@ struct CommandContextTests {
     "a command's store is opened through its context and closed when it ends, succeeded or failed",
     arguments: [(["list", "--limit", "0"], true), (["wear", "no such tie"], false)])
   func closesItsStores(_ arguments: [String], _ succeeds: Bool) throws {
-    let bowtie = Bowtie()
-    defer { bowtie.remove() }
+    let bowties = BowtiesSandbox()
     // As main does before any store opens.
     ColorAttributeTransformer.register()
     let command = try #require(
-      try Bowties.parseAsRoot(arguments + ["--store", bowtie.store]) as? any BowtiesCommand)
+      try Bowties.parseAsRoot(arguments + ["--store", bowties.store]) as? any BowtiesCommand)
     let context = CommandContext()
     let result = Result { try context.run(command) }
     #expect(((try? result.get()) != nil) == succeeds, "\(arguments): \(result)")
     // The store was created, and closed: SQLite's last connection to a store removes its
     // log when it closes, and the context still holds the store.
-    #expect(FileManager.default.fileExists(atPath: bowtie.store))
-    #expect(!FileManager.default.fileExists(atPath: bowtie.store + "-wal"))
+    #expect(FileManager.default.fileExists(atPath: bowties.store))
+    #expect(!FileManager.default.fileExists(atPath: bowties.store + "-wal"))
     withExtendedLifetime(context) {}
   }
 
   @Test("the store found before parsing is opened as it was found, not looked for again")
   func knownStore() throws {
-    let bowtie = Bowtie()
-    defer { bowtie.remove() }
+    let bowties = BowtiesSandbox()
     ColorAttributeTransformer.register()
     // Looked for again, this name would be another file.
-    let name = bowtie.folder.appendingPathComponent("elsewhere.sqlite").path
-    let address = try StoreLocation.address(explicitPath: bowtie.store)
+    let name = bowties.folder.appendingPathComponent("elsewhere.sqlite").path
+    let address = try StoreLocation.address(explicitPath: bowties.store)
     let context = CommandContext(knowing: (name, address))
     let command = try #require(
       try Bowties.parseAsRoot(["list", "--limit", "0", "--store", name]) as? any BowtiesCommand)
     try context.run(command)
-    #expect(FileManager.default.fileExists(atPath: bowtie.store))
+    #expect(FileManager.default.fileExists(atPath: bowties.store))
     #expect(!FileManager.default.fileExists(atPath: name))
     // Another store than the one found is looked for as usual.
     let other = try #require(

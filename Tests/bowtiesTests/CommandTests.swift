@@ -7,11 +7,10 @@ import Testing
 struct CommandTests {
   @Test("show on a new store creates it with the sample ties and says so on stderr")
   func firstLaunch() throws {
-    let bowtie = Bowtie()
-    defer { bowtie.remove() }
-    let result = try bowtie("show", "R")
+    let bowties = BowtiesSandbox()
+    let result = try bowties("show", "R")
     #expect(result.status == 0)
-    #expect(result.stderr == "bowties: created the store \(bowtie.store) with 7 ties\n")
+    #expect(result.stderr == "bowties: created the store \(bowties.store) with 7 ties\n")
     #expect(
       result.stdout == """
         Red Bow Tie
@@ -27,22 +26,22 @@ struct CommandTests {
 
         """)
     #expect(!result.stdout.contains("\u{1B}"), "no color when stdout is not a terminal")
-    let mode = try FileManager.default.attributesOfItem(atPath: bowtie.store)[.posixPermissions]
+    let mode = try FileManager.default.attributesOfItem(atPath: bowties.store)[.posixPermissions]
     #expect(mode as? Int == 0o600)
-    let second = try bowtie("show", "r")
+    let second = try bowties("show", "r")
     #expect(second.status == 0 && second.stderr.isEmpty)
   }
 
   @Test("a command closes its store, finished or failed: SQLite folds its log in, removes it")
   func storeClosedAtExit() throws {
-    let bowtie = Bowtie()
-    defer { bowtie.remove() }
+    let bowties = BowtiesSandbox()
     func expectClosed(after arguments: [String], status: Int32) throws {
-      let result = try bowtie.run(Bowtie.binary.path, arguments + ["--store", bowtie.store])
+      let result = try bowties.run(
+        BowtiesSandbox.binary.path, arguments + ["--store", bowties.store])
       #expect(result.status == status, "\(arguments): \(result.stderr)")
       for suffix in ["-wal", "-shm"] {
         #expect(
-          !FileManager.default.fileExists(atPath: bowtie.store + suffix), "\(arguments)\(suffix)")
+          !FileManager.default.fileExists(atPath: bowties.store + suffix), "\(arguments)\(suffix)")
       }
     }
     // The fast-path lines and ArgumentParser's alike: main closes the stores either opened.
@@ -51,7 +50,7 @@ struct CommandTests {
     ] {
       try expectClosed(after: arguments, status: 0)
     }
-    #expect(try bowtie("show", "R", "--json").stdout.contains("\"rating\" : 3"))
+    #expect(try bowties("show", "R", "--json").stdout.contains("\"rating\" : 3"))
     // A command that fails after opening the store closes it as well.
     for arguments in [["show", "nosuch"], ["rate", "nosuch", "2"]] {
       try expectClosed(after: arguments, status: 1)
@@ -60,9 +59,8 @@ struct CommandTests {
 
   @Test("show --json has the plist's keys plus the photo's bytes, format and size")
   func showJSON() throws {
-    let bowtie = Bowtie()
-    defer { bowtie.remove() }
-    let result = try bowtie("show", "green", "--json")
+    let bowties = BowtiesSandbox()
+    let result = try bowties("show", "green", "--json")
     #expect(result.status == 0)
     let object = try #require(
       try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
@@ -79,28 +77,27 @@ struct CommandTests {
     #expect((object["photoBytes"] as? Int ?? 0) > 1000)
     #expect(object["photoFormat"] as? String == "png")
     #expect(object["photoWidth"] as? Int == 128 && object["photoHeight"] as? Int == 128)
-    let indigo = try bowtie("show", "I", "--json").stdout
+    let indigo = try bowties("show", "I", "--json").stdout
     #expect(indigo.contains("\"lastWorn\" : null"))
   }
 
   @Test("list --json, written a thousand ties at a time, is the one document JSONEncoder writes")
   func listJSONInBatches() throws {
-    let bowtie = Bowtie()
-    defer { bowtie.remove() }
+    let bowties = BowtiesSandbox()
     let entries = (0..<2_500).map { index -> [String: Any] in
       ["name": "Batch Tie \(index)", "searchKey": "B\(index)", "rating": index % 6]
     }
-    let file = bowtie.folder.appendingPathComponent("ties.json")
+    let file = bowties.folder.appendingPathComponent("ties.json")
     try JSONSerialization.data(withJSONObject: entries).write(to: file)
-    try #require(try bowtie("seed", file.path).status == 0)
+    try #require(try bowties("seed", file.path).status == 0)
 
-    let result = try bowtie("list", "--json")
+    let result = try bowties("list", "--json")
     #expect(result.status == 0 && result.stderr.isEmpty, "\(result.stderr)")
     let ties = try JSONDecoder().decode([TieJSON].self, from: Data(result.stdout.utf8))
     #expect(ties.count == 2_500)
     let whole = try TieJSON.makeEncoder().encode(ties) + Data("\n".utf8)
     #expect(Data(result.stdout.utf8) == whole)
-    let empty = try bowtie("list", "--json", "--favorites", "--never-worn")
+    let empty = try bowties("list", "--json", "--favorites", "--never-worn")
     #expect(
       empty.stdout == String(decoding: try TieJSON.makeEncoder().encode([TieJSON]()), as: UTF8.self)
         + "\n")
@@ -108,62 +105,58 @@ struct CommandTests {
 
   @Test("list prints R O Y G B I V, for people and as JSON")
   func list() throws {
-    let bowtie = Bowtie()
-    defer { bowtie.remove() }
-    let text = try bowtie("list")
+    let bowties = BowtiesSandbox()
+    let text = try bowties("list")
     #expect(text.status == 0)
     let lines = text.stdout.split(separator: "\n")
     #expect(lines.count == 7)
     #expect(lines.map { $0.prefix(1) } == ["R", "O", "Y", "G", "B", "I", "V"])
     #expect(lines[0] == "R  Red Bow Tie     4/5    ★  #EF3024  worn 10×, last Oct 14, 2026")
     #expect(lines[5].hasSuffix("never worn"))
-    let json = try bowtie.listJSON()
+    let json = try bowties.listJSON()
     #expect(json.map { $0["searchKey"] as? String } == ["R", "O", "Y", "G", "B", "I", "V"])
     let show = try JSONSerialization.jsonObject(
-      with: Data(try bowtie("show", "V", "--json").stdout.utf8))
+      with: Data(try bowties("show", "V", "--json").stdout.utf8))
     #expect(
       NSDictionary(dictionary: json[6]) == NSDictionary(dictionary: show as? [String: Any] ?? [:]))
   }
 
   @Test("wear counts one more wear, now or on --date")
   func wear() throws {
-    let bowtie = Bowtie()
-    defer { bowtie.remove() }
-    let result = try bowtie("wear", "indigo", "--date", "2026-11-20T07:30:00Z", "--json")
+    let bowties = BowtiesSandbox()
+    let result = try bowties("wear", "indigo", "--date", "2026-11-20T07:30:00Z", "--json")
     #expect(result.status == 0)
     #expect(result.stdout.contains("\"timesWorn\" : 1,"))
     #expect(result.stdout.contains("\"lastWorn\" : \"2026-11-20T07:30:00Z\""))
-    let now = try bowtie("wear", "I")
+    let now = try bowties("wear", "I")
     #expect(now.status == 0 && now.stdout.contains("Times worn  2"))
-    let bad = try bowtie("wear", "I", "--date", "last tuesday")
+    let bad = try bowties("wear", "I", "--date", "last tuesday")
     #expect(bad.status == 65)
     #expect(
       bad.stderr
         == "bowties: 'last tuesday' is not a date: use 2026-11-21, 2026-11-21T08:00:00Z, now, "
         + "today, yesterday, or -30d, -2w, -3m, -1y, -12h\n")
-    #expect(try bowtie.sqlite("SELECT timesWorn FROM bowTie WHERE searchKey = 'I'") == "2\n")
+    #expect(try bowties.sqlite("SELECT timesWorn FROM bowTie WHERE searchKey = 'I'") == "2\n")
   }
 
   @Test(
     "rate refuses anything but a dot decimal in 0…5 and leaves the rating alone",
     arguments: ["7", "-1", "nan", "inf", "abc", "4,5", "", "5.5", "-0.5"])
   func rateRefusals(value: String) throws {
-    let bowtie = Bowtie()
-    defer { bowtie.remove() }
-    try bowtie("show", "R")
-    let result = try bowtie("rate", "R", value)
+    let bowties = BowtiesSandbox()
+    try bowties("show", "R")
+    let result = try bowties("rate", "R", value)
     #expect(result.status == 65, "\(result)")
     #expect(result.stderr.hasPrefix("bowties: "))
     #expect(result.stderr.split(separator: "\n").count == 1)
     #expect(result.stdout.isEmpty)
-    #expect(try bowtie.sqlite("SELECT rating FROM bowTie WHERE searchKey = 'R'") == "4.0\n")
+    #expect(try bowties.sqlite("SELECT rating FROM bowTie WHERE searchKey = 'R'") == "4.0\n")
   }
 
   @Test("rate accepts a dot decimal whatever the locale")
   func rate() throws {
-    let bowtie = Bowtie()
-    defer { bowtie.remove() }
-    let result = try bowtie("rate", "R", "4.5", environment: ["LANG": "de_DE.UTF-8"])
+    let bowties = BowtiesSandbox()
+    let result = try bowties("rate", "R", "4.5", environment: ["LANG": "de_DE.UTF-8"])
     #expect(result.status == 0)
     #expect(result.stdout.contains("Rating      4.5/5"))
     #expect(result.stdout.contains("Last worn   14.10.2026"), "dates follow the locale")
@@ -171,15 +164,14 @@ struct CommandTests {
 
   @Test("a day is the local one, the same with and without ICU's date format")
   func localDay() throws {
-    let bowtie = Bowtie()
-    defer { bowtie.remove() }
+    let bowties = BowtiesSandbox()
     // 02:30 UTC on Oct 14 is still Oct 13 in New York, and already Oct 14 in Tokyo.
-    let edit = try bowtie("edit", "G", "--last-worn", "2026-10-14T02:30:00Z")
+    let edit = try bowties("edit", "G", "--last-worn", "2026-10-14T02:30:00Z")
     #expect(edit.status == 0, "\(edit)")
     for (zone, day) in [("America/New_York", "Oct 13, 2026"), ("Asia/Tokyo", "Oct 14, 2026")] {
       // LANG=C writes the date itself; en_US goes through ICU.
       for lang in ["C", "en_US.UTF-8"] {
-        let result = try bowtie("show", "G", environment: ["TZ": zone, "LANG": lang])
+        let result = try bowties("show", "G", environment: ["TZ": zone, "LANG": lang])
         #expect(result.stdout.contains("Last worn   \(day)"), "\(zone) \(lang): \(result.stdout)")
       }
     }
@@ -187,40 +179,37 @@ struct CommandTests {
 
   @Test("rate without a value and without a terminal is a usage error")
   func rateWithoutTerminal() throws {
-    let bowtie = Bowtie()
-    defer { bowtie.remove() }
-    let result = try bowtie("rate", "R")
+    let bowties = BowtiesSandbox()
+    let result = try bowties("rate", "R")
     #expect(result.status == 64)
     #expect(result.stderr.contains("Missing expected argument '<value>'"))
   }
 
   @Test("rate without a value on a terminal asks, and asks again after a bad answer")
   func ratePrompt() throws {
-    let bowtie = Bowtie()
-    defer { bowtie.remove() }
-    try bowtie("show", "R")
+    let bowties = BowtiesSandbox()
+    try bowties("show", "R")
     // script(1) gives the command a pseudo-terminal and types our answers into it.
-    let command = "'\(Bowtie.binary.path)' rate R --store '\(bowtie.store)'"
-    let result = try bowtie.run(
+    let command = "'\(BowtiesSandbox.binary.path)' rate R --store '\(bowties.store)'"
+    let result = try bowties.run(
       "/usr/bin/script", ["-qec", command, "/dev/null"], stdin: Data("4,5\n9\n3.5\n".utf8))
     #expect(result.status == 0, "\(result)")
     let prompts = result.stdout.components(separatedBy: "Rating for Red Bow Tie (0 to 5, now 4): ")
     #expect(prompts.count == 4, "three prompts: \(result.stdout)")
     #expect(result.stdout.contains("'4,5' is not a rating"))
     #expect(result.stdout.contains("rating 9 is outside 0…5"))
-    #expect(try bowtie.sqlite("SELECT rating FROM bowTie WHERE searchKey = 'R'") == "3.5\n")
+    #expect(try bowties.sqlite("SELECT rating FROM bowTie WHERE searchKey = 'R'") == "3.5\n")
   }
 
   @Test("on a terminal the color is a truecolor swatch, unless NO_COLOR or TERM=dumb")
   func terminalColor() throws {
-    let bowtie = Bowtie()
-    defer { bowtie.remove() }
-    try bowtie("list")
-    let command = "'\(Bowtie.binary.path)' show R --store '\(bowtie.store)'"
-    let onTerminal = try bowtie.run("/usr/bin/script", ["-qec", command, "/dev/null"])
+    let bowties = BowtiesSandbox()
+    try bowties("list")
+    let command = "'\(BowtiesSandbox.binary.path)' show R --store '\(bowties.store)'"
+    let onTerminal = try bowties.run("/usr/bin/script", ["-qec", command, "/dev/null"])
     #expect(onTerminal.stdout.contains("\u{1B}[48;2;239;48;36m  \u{1B}[0m #EF3024"))
     for environment in [["NO_COLOR": "1"], ["TERM": "dumb"]] {
-      let plain = try bowtie.run(
+      let plain = try bowties.run(
         "/usr/bin/script", ["-qec", command, "/dev/null"], environment: environment)
       #expect(plain.status == 0)
       #expect(plain.stdout.contains("Color       #EF3024"))
@@ -230,25 +219,23 @@ struct CommandTests {
 
   @Test("favorite sets, clears and toggles")
   func favorite() throws {
-    let bowtie = Bowtie()
-    defer { bowtie.remove() }
-    #expect(try bowtie("favorite", "Y").stdout.contains("Favorite    yes"))
-    #expect(try bowtie("favorite", "Y", "--off").stdout.contains("Favorite    no"))
-    #expect(try bowtie("favorite", "Y", "--toggle").stdout.contains("Favorite    yes"))
+    let bowties = BowtiesSandbox()
+    #expect(try bowties("favorite", "Y").stdout.contains("Favorite    yes"))
+    #expect(try bowties("favorite", "Y", "--off").stdout.contains("Favorite    no"))
+    #expect(try bowties("favorite", "Y", "--toggle").stdout.contains("Favorite    yes"))
     #expect(
-      try bowtie("favorite", "Y", "--toggle", "--json").stdout.contains("\"isFavorite\" : false"))
-    let both = try bowtie("favorite", "Y", "--off", "--toggle")
+      try bowties("favorite", "Y", "--toggle", "--json").stdout.contains("\"isFavorite\" : false"))
+    let both = try bowties("favorite", "Y", "--off", "--toggle")
     #expect(both.status == 64)
   }
 
   @Test("no such tie and ambiguous ties exit 1, listing the candidates")
   func lookUpFailures() throws {
-    let bowtie = Bowtie()
-    defer { bowtie.remove() }
-    try bowtie("list")
-    let missing = try bowtie("show", "teal")
+    let bowties = BowtiesSandbox()
+    try bowties("list")
+    let missing = try bowties("show", "teal")
     #expect(missing.status == 1 && missing.stderr == "bowties: no tie matches 'teal'\n")
-    let seedFile = bowtie.folder.appendingPathComponent("more.plist")
+    let seedFile = bowties.folder.appendingPathComponent("more.plist")
     let plist = """
       <?xml version="1.0" encoding="UTF-8"?>
       <plist version="1.0"><array>
@@ -261,10 +248,10 @@ struct CommandTests {
       </array></plist>
       """
     try Data(plist.utf8).write(to: seedFile)
-    try bowtie("list")
-    #expect(try bowtie("seed", seedFile.path).stdout == "added 2, replaced 0, skipped 0\n")
-    #expect(try bowtie("show", "cafe b").stdout.hasPrefix("Café Bow Tie\n"))
-    let ambiguous = try bowtie("show", "cafe")
+    try bowties("list")
+    #expect(try bowties("seed", seedFile.path).stdout == "added 2, replaced 0, skipped 0\n")
+    #expect(try bowties("show", "cafe b").stdout.hasPrefix("Café Bow Tie\n"))
+    let ambiguous = try bowties("show", "cafe")
     #expect(ambiguous.status == 1)
     #expect(
       ambiguous.stderr == "bowties: 'cafe' matches 2 ties: Café Bow Tie (C1), Café Noir (C2)\n")
@@ -272,23 +259,21 @@ struct CommandTests {
 
   @Test("help and unknown options follow the usage conventions")
   func usage() throws {
-    let bowtie = Bowtie()
-    defer { bowtie.remove() }
-    let help = try bowtie("--help", withStore: false)
+    let bowties = BowtiesSandbox()
+    let help = try bowties("--help", withStore: false)
     #expect(help.status == 0 && help.stdout.contains("\nEXIT STATUS:\n   0  success\n"))
-    let unknown = try bowtie("show", "R", "--colour")
+    let unknown = try bowties("show", "R", "--colour")
     #expect(unknown.status == 64)
     #expect(unknown.stderr == "bowties: Unknown option '--colour' (see --help)\n")
-    let noCommand = try bowtie("frobnicate", withStore: false)
+    let noCommand = try bowties("frobnicate", withStore: false)
     #expect(noCommand.status == 64)
   }
 
   @Test("a mistyped command is refused with the nearest command's name, exit 64")
   func unknownCommand() throws {
-    let bowtie = Bowtie()
-    defer { bowtie.remove() }
-    for arguments in [["weer", "R"], ["help", "weer"], ["weer", "R", "--store", bowtie.store]] {
-      let result = try bowtie.run(Bowtie.binary.path, arguments)
+    let bowties = BowtiesSandbox()
+    for arguments in [["weer", "R"], ["help", "weer"], ["weer", "R", "--store", bowties.store]] {
+      let result = try bowties.run(BowtiesSandbox.binary.path, arguments)
       #expect(result.status == 64, "\(arguments)")
       #expect(result.stderr == "bowties: unknown command 'weer'; did you mean 'wear'?\n")
       #expect(result.stdout.isEmpty)
@@ -296,27 +281,26 @@ struct CommandTests {
     for (typed, meant) in [
       ("shwo", "show"), ("lst", "list"), ("expotr", "export"), ("Wear", "wear"),
     ] {
-      let result = try bowtie.run(Bowtie.binary.path, [typed, "R"])
+      let result = try bowties.run(BowtiesSandbox.binary.path, [typed, "R"])
       #expect(result.status == 64)
       #expect(result.stderr == "bowties: unknown command '\(typed)'; did you mean '\(meant)'?\n")
     }
     for far in [["frobnicate"], ["help", "frobnicate"], ["zz", "R"]] {
-      let result = try bowtie.run(Bowtie.binary.path, far)
+      let result = try bowties.run(BowtiesSandbox.binary.path, far)
       #expect(result.status == 64, "\(far)")
       #expect(
         result.stderr == "bowties: unknown command '\(far.last == "R" ? "zz" : "frobnicate")'\n")
     }
     // A known command's help is still its help.
-    let help = try bowtie.run(Bowtie.binary.path, ["help", "wear"])
+    let help = try bowties.run(BowtiesSandbox.binary.path, ["help", "wear"])
     #expect(help.status == 0 && help.stdout.contains("USAGE: bowties wear"))
-    #expect(try bowtie.run(Bowtie.binary.path, ["help"]).status == 0)
+    #expect(try bowties.run(BowtiesSandbox.binary.path, ["help"]).status == 0)
   }
 
   @Test("--help ends its overview with every exit code and its meaning, one line each")
   func exitStatusTable() throws {
-    let bowtie = Bowtie()
-    defer { bowtie.remove() }
-    let help = try bowtie("--help", withStore: false).stdout
+    let bowties = BowtiesSandbox()
+    let help = try bowties("--help", withStore: false).stdout
     let start = try #require(help.range(of: "EXIT STATUS:\n"))
     let lines = help[start.upperBound...].split(separator: "\n").prefix { $0.hasPrefix("  ") }
     let codes = lines.map { $0.split(separator: " ").first.map(String.init) ?? "" }
@@ -330,10 +314,10 @@ struct CommandTests {
     // Each code a failure exits with is in the table.
     let failures: [[String]] = [
       ["show", "teal"], ["show", "R", "--colour"], ["rate", "R", "9"],
-      ["seed", "nowhere.plist"], ["backup", bowtie.store],
+      ["seed", "nowhere.plist"], ["backup", bowties.store],
     ]
     for arguments in failures {
-      let status = try bowtie(arguments, store: bowtie.store).status
+      let status = try bowties(arguments, store: bowties.store).status
       #expect(codes.contains(String(status)) && status != 0, "\(arguments): \(status)")
     }
   }
@@ -353,22 +337,21 @@ struct CommandTests {
     "a file the user names is never replaced without --force: exit 73, one line, untouched",
     arguments: outputFiles)
   func outputFileRule(arguments: [String], file: String) throws {
-    let bowtie = Bowtie()
-    defer { bowtie.remove() }
-    try bowtie("list")
-    let path = bowtie.folder.appendingPathComponent(file)
+    let bowties = BowtiesSandbox()
+    try bowties("list")
+    let path = bowties.folder.appendingPathComponent(file)
     try FileManager.default.createDirectory(
       at: path.deletingLastPathComponent(), withIntermediateDirectories: true)
     try Data("mine\n".utf8).write(to: path)
-    let entries = try FileManager.default.contentsOfDirectory(atPath: bowtie.folder.path)
-    let refused = try bowtie(arguments, store: bowtie.store)
+    let entries = try FileManager.default.contentsOfDirectory(atPath: bowties.folder.path)
+    let refused = try bowties(arguments, store: bowties.store)
     #expect(refused.status == 73, "\(refused)")
     #expect(
       refused.stderr
         == "bowties: cannot write \(path.path): it already exists; use --force to replace it\n")
     #expect(try Data(contentsOf: path) == Data("mine\n".utf8))
-    #expect(try FileManager.default.contentsOfDirectory(atPath: bowtie.folder.path) == entries)
-    let forced = try bowtie(arguments + ["--force"], store: bowtie.store)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: bowties.folder.path) == entries)
+    let forced = try bowties(arguments + ["--force"], store: bowties.store)
     #expect(forced.status == 0, "\(forced)")
     #expect(try Data(contentsOf: path) != Data("mine\n".utf8))
     #expect(try Data(contentsOf: path).count > 100)
@@ -380,41 +363,39 @@ struct CommandTests {
 
   @Test("backup --force replaces an older backup, its unused photos too, but never the store")
   func backupForce() throws {
-    let bowtie = Bowtie()
-    defer { bowtie.remove() }
-    let big = bowtie.folder.appendingPathComponent("big.png")
-    try Bowtie.noisePNG(seed: 7).write(to: big)
-    #expect(try bowtie("edit", "R", "--photo", big.path).status == 0)
-    let copy = bowtie.folder.appendingPathComponent("copy.sqlite").path
-    #expect(try bowtie("backup", copy).status == 0)
-    let photos = bowtie.folder.appendingPathComponent(".copy_SUPPORT/_EXTERNAL_DATA").path
+    let bowties = BowtiesSandbox()
+    let big = bowties.folder.appendingPathComponent("big.png")
+    try BowtiesSandbox.noisePNG(seed: 7).write(to: big)
+    #expect(try bowties("edit", "R", "--photo", big.path).status == 0)
+    let copy = bowties.folder.appendingPathComponent("copy.sqlite").path
+    #expect(try bowties("backup", copy).status == 0)
+    let photos = bowties.folder.appendingPathComponent(".copy_SUPPORT/_EXTERNAL_DATA").path
     #expect(try FileManager.default.contentsOfDirectory(atPath: photos).count == 1)
     // Another store, without that photo, backed up over the first backup.
-    let other = bowtie.folder.appendingPathComponent("other.sqlite").path
-    let replaced = try bowtie(["backup", copy, "--force"], store: other)
+    let other = bowties.folder.appendingPathComponent("other.sqlite").path
+    let replaced = try bowties(["backup", copy, "--force"], store: other)
     #expect(replaced.status == 0, "\(replaced)")
     #expect(try FileManager.default.contentsOfDirectory(atPath: photos).isEmpty)
-    #expect(try bowtie(["show", "R"], store: copy).stdout.contains("Photo       PNG"))
-    #expect(try bowtie(["doctor"], store: copy).status == 0)
-    let itself = try bowtie("backup", bowtie.store, "--force")
+    #expect(try bowties(["show", "R"], store: copy).stdout.contains("Photo       PNG"))
+    #expect(try bowties(["doctor"], store: copy).status == 0)
+    let itself = try bowties("backup", bowties.store, "--force")
     #expect(itself.status == 73)
     #expect(
-      itself.stderr == "bowties: cannot write \(bowtie.store): it is the store being backed up\n")
-    #expect(try bowtie("show", "R").stdout.contains("Photo       PNG 260×260"))
+      itself.stderr == "bowties: cannot write \(bowties.store): it is the store being backed up\n")
+    #expect(try bowties("show", "R").stdout.contains("Photo       PNG 260×260"))
   }
 
   @Test("photo --output - refuses a terminal, and writes the bytes into a pipe")
   func photoToTerminal() throws {
-    let bowtie = Bowtie()
-    defer { bowtie.remove() }
-    let piped = try bowtie("photo", "R", "--output", "-")
+    let bowties = BowtiesSandbox()
+    let piped = try bowties("photo", "R", "--output", "-")
     #expect(piped.status == 0)
     // The PNG signature, its first byte not UTF-8.
     #expect(piped.stdout.hasPrefix("\u{FFFD}PNG\r\n"))
     // script(1) gives the command a pseudo-terminal; what it writes there comes back on
     // script's stdout, stderr included.
-    let command = "'\(Bowtie.binary.path)' photo R --output - --store '\(bowtie.store)'"
-    let onTerminal = try bowtie.run("/usr/bin/script", ["-qec", command, "/dev/null"])
+    let command = "'\(BowtiesSandbox.binary.path)' photo R --output - --store '\(bowties.store)'"
+    let onTerminal = try bowties.run("/usr/bin/script", ["-qec", command, "/dev/null"])
     #expect(onTerminal.status == 64, "\(onTerminal)")
     #expect(
       onTerminal.stdout
@@ -423,39 +404,37 @@ struct CommandTests {
 
   @Test("--image always draws in color on a terminal even with NO_COLOR: the flag wins")
   func imageFlagOverridesNoColor() throws {
-    let bowtie = Bowtie()
-    defer { bowtie.remove() }
-    try bowtie("list")
-    let show = "'\(Bowtie.binary.path)' show R --store '\(bowtie.store)'"
+    let bowties = BowtiesSandbox()
+    try bowties("list")
+    let show = "'\(BowtiesSandbox.binary.path)' show R --store '\(bowties.store)'"
     let environment = ["NO_COLOR": "1", "COLORTERM": "truecolor", "COLUMNS": "100"]
-    let always = try bowtie.run(
+    let always = try bowties.run(
       "/usr/bin/script", ["-qec", show + " --image always", "/dev/null"], environment: environment)
     #expect(always.status == 0)
     #expect(always.stdout.contains("\u{1B}[38;2;") && always.stdout.contains("▀"))
-    let auto = try bowtie.run(
+    let auto = try bowties.run(
       "/usr/bin/script", ["-qec", show, "/dev/null"], environment: environment)
     #expect(!auto.stdout.contains("\u{1B}["))
-    let help = try bowtie("show", "--help", withStore: false).stdout
+    let help = try bowties("show", "--help", withStore: false).stdout
     let words = help.split(whereSeparator: \.isWhitespace).joined(separator: " ")
     #expect(words.contains("even with NO_COLOR: the flag wins"))
   }
 
   @Test("no line of text output ends in a space")
   func noTrailingSpaces() throws {
-    let bowtie = Bowtie()
-    defer { bowtie.remove() }
-    try bowtie("list")
+    let bowties = BowtiesSandbox()
+    try bowties("list")
     // A tie without a color, a price or a link shows "none" for each.
-    #expect(try bowtie("add", "--name", "Plain Bow Tie").status == 0)
-    try bowtie("wear", "R", "--date", "2026-11-01")
-    try bowtie("rate", "O", "2")
+    #expect(try bowties("add", "--name", "Plain Bow Tie").status == 0)
+    try bowties("wear", "R", "--date", "2026-11-01")
+    try bowties("rate", "O", "2")
     var outputs: [String] = []
     for arguments in [
       ["show", "R"], ["show", "plain"], ["list"], ["list", "--favorites"], ["history"],
       ["history", "R"], ["suggest"], ["report", "--as-of", "2026-11-21"],
       ["report", "--all", "--as-of", "2026-11-21"], ["doctor"], ["wear", "plain"],
     ] {
-      let result = try bowtie(arguments, store: bowtie.store)
+      let result = try bowties(arguments, store: bowties.store)
       #expect(result.status == 0, "\(arguments): \(result)")
       #expect(!result.stdout.isEmpty, "\(arguments)")
       outputs.append(result.stdout)
@@ -469,57 +448,54 @@ struct CommandTests {
 
   @Test("wear refuses a day after today with the bad-value exit code; today and before work")
   func wearInFuture() throws {
-    let bowtie = Bowtie()
-    defer { bowtie.remove() }
-    try bowtie("list")
+    let bowties = BowtiesSandbox()
+    try bowties("list")
     let day = DateFormatter()
     day.dateFormat = "yyyy-MM-dd"
     day.timeZone = TimeZone(identifier: "UTC")
     let tomorrow = day.string(from: Date().addingTimeInterval(86_400))
     for date in ["2030-01-01", tomorrow, tomorrow + "T00:00:00Z"] {
-      let result = try bowtie("wear", "I", "--date", date)
+      let result = try bowties("wear", "I", "--date", date)
       #expect(result.status == 65, "\(date): \(result)")
       #expect(result.stderr == "bowties: '\(date)' is after today: a wear is today or earlier\n")
     }
-    #expect(try bowtie.sqlite("SELECT timesWorn FROM bowTie WHERE searchKey = 'I'") == "0\n")
+    #expect(try bowties.sqlite("SELECT timesWorn FROM bowTie WHERE searchKey = 'I'") == "0\n")
     for date in ["today", "now", day.string(from: Date()), "yesterday", "2026-01-01", "-3d"] {
-      #expect(try bowtie("wear", "I", "--date", date).status == 0, "\(date)")
+      #expect(try bowties("wear", "I", "--date", date).status == 0, "\(date)")
     }
-    #expect(try bowtie.sqlite("SELECT timesWorn FROM bowTie WHERE searchKey = 'I'") == "6\n")
+    #expect(try bowties.sqlite("SELECT timesWorn FROM bowTie WHERE searchKey = 'I'") == "6\n")
   }
 
   @Test("the store is found from BOWTIES_STORE, then XDG_DATA_HOME, then HOME")
   func storeLocation() throws {
-    let bowtie = Bowtie()
-    defer { bowtie.remove() }
-    let viaEnvironment = bowtie.folder.appendingPathComponent("env/ties.sqlite").path
+    let bowties = BowtiesSandbox()
+    let viaEnvironment = bowties.folder.appendingPathComponent("env/ties.sqlite").path
     #expect(
-      try bowtie("show", "R", environment: ["BOWTIES_STORE": viaEnvironment], withStore: false)
+      try bowties("show", "R", environment: ["BOWTIES_STORE": viaEnvironment], withStore: false)
         .status == 0)
     #expect(FileManager.default.fileExists(atPath: viaEnvironment))
-    let xdg = bowtie.folder.appendingPathComponent("xdg")
+    let xdg = bowties.folder.appendingPathComponent("xdg")
     #expect(
-      try bowtie("list", environment: ["XDG_DATA_HOME": xdg.path], withStore: false).status == 0)
+      try bowties("list", environment: ["XDG_DATA_HOME": xdg.path], withStore: false).status == 0)
     #expect(
       FileManager.default.fileExists(
         atPath: xdg.appendingPathComponent("bowties/BowTies.sqlite").path))
     let mode = try FileManager.default.attributesOfItem(
       atPath: xdg.appendingPathComponent("bowties").path)
     #expect(mode[.posixPermissions] as? Int == 0o700)
-    #expect(try bowtie("list", withStore: false).status == 0)
-    let home = bowtie.folder.appendingPathComponent(".local/share/bowties/BowTies.sqlite")
+    #expect(try bowties("list", withStore: false).status == 0)
+    let home = bowties.folder.appendingPathComponent(".local/share/bowties/BowTies.sqlite")
     #expect(FileManager.default.fileExists(atPath: home.path))
   }
 
   @Test("a lone copy of the binary still seeds the sample ties with their photos")
   func selfContained() throws {
-    let bowtie = Bowtie()
-    defer { bowtie.remove() }
-    let lone = bowtie.folder.appendingPathComponent("elsewhere/bowties")
+    let bowties = BowtiesSandbox()
+    let lone = bowties.folder.appendingPathComponent("elsewhere/bowties")
     try FileManager.default.createDirectory(
       at: lone.deletingLastPathComponent(), withIntermediateDirectories: true)
-    try FileManager.default.copyItem(at: Bowtie.binary, to: lone)
-    let result = try bowtie("list", "--json", executable: lone)
+    try FileManager.default.copyItem(at: BowtiesSandbox.binary, to: lone)
+    let result = try bowties("list", "--json", executable: lone)
     #expect(result.status == 0)
     let ties = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]]
     #expect(ties?.count == 7)

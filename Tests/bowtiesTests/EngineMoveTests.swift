@@ -15,10 +15,10 @@ struct EngineMoveTests {
   /// A SQLite store with something of everything: wears, a rating, a price, a color, a
   /// photo above the external-storage cutoff and a JPEG, a removed tie whose photo only
   /// the undo log still holds, and undo entries.
-  private func filledStore(_ bowtie: Bowtie) throws {
-    let large = bowtie.folder.appendingPathComponent("large.png")
+  private func filledStore(_ bowties: BowtiesSandbox) throws {
+    let large = bowties.folder.appendingPathComponent("large.png")
     try testPNG(bytes: 200_000, seed: 7).write(to: large)
-    let kept = bowtie.folder.appendingPathComponent("kept.png")
+    let kept = bowties.folder.appendingPathComponent("kept.png")
     try testPNG(bytes: 150_000, seed: 8).write(to: kept)
     let steps: [[String]] = [
       ["wear", "R", "--date", "2026-11-20T08:00:00Z"], ["wear", "I", "--date", "2026-11-19"],
@@ -30,15 +30,17 @@ struct EngineMoveTests {
       ["remove", "P", "--yes"], ["remove", "G", "--yes"], ["wear", "J"],
     ]
     for step in steps {
-      let result = try bowtie(step, store: bowtie.store, environment: user)
+      let result = try bowties(step, store: bowties.store, environment: user)
       try #require(result.status == 0, "\(step): \(result.stderr)")
     }
   }
 
   /// `export` into a folder, photos as files, and every file's bytes by path.
-  private func exported(_ bowtie: Bowtie, store: String, as name: String) throws -> [String: Data] {
-    let folder = bowtie.folder.appendingPathComponent(name, isDirectory: true)
-    let result = try bowtie(["export", "--output", folder.path + "/"], store: store)
+  private func exported(_ bowties: BowtiesSandbox, store: String, as name: String) throws
+    -> [String: Data]
+  {
+    let folder = bowties.folder.appendingPathComponent(name, isDirectory: true)
+    let result = try bowties(["export", "--output", folder.path + "/"], store: store)
     try #require(result.status == 0, "export \(name): \(result.stderr)")
     var files: [String: Data] = [:]
     let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)
@@ -53,56 +55,55 @@ struct EngineMoveTests {
     "SQLite → PostgreSQL → SQLite: exports byte for byte the same, doctor healthy, undo goes on")
   func roundTrip() throws {
     let database = try server.makeDatabase()
-    let bowtie = Bowtie()
-    defer { bowtie.remove() }
-    try filledStore(bowtie)
-    let original = try exported(bowtie, store: bowtie.store, as: "original")
+    let bowties = BowtiesSandbox()
+    try filledStore(bowties)
+    let original = try exported(bowties, store: bowties.store, as: "original")
     #expect(original.keys.contains { $0.hasSuffix(".jpg") || $0.hasSuffix(".jpeg") })
 
     // Into a database with no store yet: the restore creates it, holding the backup alone.
-    let restored = try bowtie(
-      ["restore", bowtie.store, "--yes", "--json"], store: database.uri, environment: user)
+    let restored = try bowties(
+      ["restore", bowties.store, "--yes", "--json"], store: database.uri, environment: user)
     #expect(restored.status == 0, "\(restored.stderr)")
     #expect(restored.stdout.contains("\"ties\" : 8"), "\(restored.stdout)")
     // Kept, and the removed Paisley's, which only the undo log refers to.
     #expect(restored.stdout.contains("\"photoFiles\" : 2"), "\(restored.stdout)")
     #expect(!restored.stdout.contains(database.password))
-    #expect(try exported(bowtie, store: database.uri, as: "server") == original)
+    #expect(try exported(bowties, store: database.uri, as: "server") == original)
     for command in [["history", "--json"], ["list", "--json"], ["doctor"]] {
-      let onFile = try bowtie(command, store: bowtie.store, environment: user)
-      let onServer = try bowtie(command, store: database.uri, environment: user)
+      let onFile = try bowties(command, store: bowties.store, environment: user)
+      let onServer = try bowties(command, store: database.uri, environment: user)
       #expect(onServer.status == 0, "\(command): \(onServer.stderr)")
       if command != ["doctor"] { #expect(onServer.stdout == onFile.stdout, "\(command)") }
     }
 
-    let back = bowtie.folder.appendingPathComponent("back.sqlite").path
-    let backup = try bowtie(["backup", back], store: database.uri, environment: user)
+    let back = bowties.folder.appendingPathComponent("back.sqlite").path
+    let backup = try bowties(["backup", back], store: database.uri, environment: user)
     #expect(backup.status == 0, "\(backup.stderr)")
     #expect(backup.stdout == "backed up 8 ties and 2 photo files to \(back)\n")
-    #expect(try exported(bowtie, store: back, as: "back") == original)
-    #expect(try bowtie(["doctor"], store: back, environment: user).status == 0)
+    #expect(try exported(bowties, store: back, as: "back") == original)
+    #expect(try bowties(["doctor"], store: back, environment: user).status == 0)
     let events = "SELECT count(*), max(id) FROM wearEvent"
-    #expect(try bowtie.run("/usr/bin/sqlite3", [back, events]).stdout == bowtie.sqlite(events))
+    #expect(try bowties.run("/usr/bin/sqlite3", [back, events]).stdout == bowties.sqlite(events))
 
     // The undo log came along: each store takes back the same changes, Paisley's photo too.
     for _ in 0..<3 {
-      let onFile = try bowtie(["undo"], store: bowtie.store, environment: user)
+      let onFile = try bowties(["undo"], store: bowties.store, environment: user)
       for store in [database.uri, back] {
-        let result = try bowtie(["undo"], store: store, environment: user)
+        let result = try bowties(["undo"], store: store, environment: user)
         #expect(result == onFile, "\(store)")
       }
     }
-    let undone = try exported(bowtie, store: bowtie.store, as: "undone")
+    let undone = try exported(bowties, store: bowties.store, as: "undone")
     #expect(undone != original)
-    #expect(try exported(bowtie, store: database.uri, as: "server-undone") == undone)
-    #expect(try exported(bowtie, store: back, as: "back-undone") == undone)
+    #expect(try exported(bowties, store: database.uri, as: "server-undone") == undone)
+    #expect(try exported(bowties, store: back, as: "back-undone") == undone)
     // New ids follow the copied ones.
-    for store in [bowtie.store, database.uri] {
-      #expect(try bowtie(["wear", "R"], store: store, environment: user).status == 0)
+    for store in [bowties.store, database.uri] {
+      #expect(try bowties(["wear", "R"], store: store, environment: user).status == 0)
     }
     let lastWear = [
-      try bowtie(["history", "R", "--json"], store: bowtie.store, environment: user).stdout,
-      try bowtie(["history", "R", "--json"], store: database.uri, environment: user).stdout,
+      try bowties(["history", "R", "--json"], store: bowties.store, environment: user).stdout,
+      try bowties(["history", "R", "--json"], store: database.uri, environment: user).stdout,
     ].map { $0.components(separatedBy: "\"id\"").count }
     #expect(lastWear[0] == lastWear[1])
   }
@@ -110,55 +111,52 @@ struct EngineMoveTests {
   @Test("a restore replaces what a PostgreSQL store held, photos the inventory no longer needs go")
   func replaces() throws {
     let database = try server.makeDatabase()
-    let bowtie = Bowtie()
-    defer { bowtie.remove() }
-    let other = bowtie.folder.appendingPathComponent("other.png")
+    let bowties = BowtiesSandbox()
+    let other = bowties.folder.appendingPathComponent("other.png")
     try testPNG(bytes: 180_000, seed: 99).write(to: other)
     #expect(
-      try bowtie(
+      try bowties(
         ["add", "--name", "Gone", "--photo", other.path], store: database.uri, environment: user
       )
       .status == 0)
-    try filledStore(bowtie)
-    let restored = try bowtie(
-      ["restore", bowtie.store, "--yes"], store: database.uri, environment: user)
+    try filledStore(bowties)
+    let restored = try bowties(
+      ["restore", bowties.store, "--yes"], store: database.uri, environment: user)
     #expect(restored.status == 0, "\(restored.stderr)")
     #expect(
-      try bowtie(["list", "--json"], store: database.uri, environment: user).stdout
-        == bowtie(["list", "--json"], store: bowtie.store, environment: user).stdout)
+      try bowties(["list", "--json"], store: database.uri, environment: user).stdout
+        == bowties(["list", "--json"], store: bowties.store, environment: user).stdout)
     let photos = try server.psql(
       "SELECT count(*) FROM photo", user: database.role, password: database.password,
       database: database.role)
     #expect(photos.trimmingCharacters(in: .whitespacesAndNewlines) == "2")
-    #expect(try bowtie(["doctor"], store: database.uri, environment: user).status == 0)
+    #expect(try bowties(["doctor"], store: database.uri, environment: user).status == 0)
   }
 
   @Test("a hostile backup is refused before the PostgreSQL store changes (65)")
   func hostileBackup() throws {
     let database = try server.makeDatabase()
-    let bowtie = Bowtie()
-    defer { bowtie.remove() }
-    #expect(try bowtie(["wear", "R"], store: database.uri, environment: user).status == 0)
-    let before = try bowtie(["list", "--json"], store: database.uri, environment: user).stdout
-    try filledStore(bowtie)
-    try bowtie.sqlite("UPDATE bowTie SET photoFile = '../../victim' WHERE name = 'Kept'")
-    let refused = try bowtie(
-      ["restore", bowtie.store, "--yes"], store: database.uri, environment: user)
+    let bowties = BowtiesSandbox()
+    #expect(try bowties(["wear", "R"], store: database.uri, environment: user).status == 0)
+    let before = try bowties(["list", "--json"], store: database.uri, environment: user).stdout
+    try filledStore(bowties)
+    try bowties.sqlite("UPDATE bowTie SET photoFile = '../../victim' WHERE name = 'Kept'")
+    let refused = try bowties(
+      ["restore", bowties.store, "--yes"], store: database.uri, environment: user)
     #expect(refused.status == 65, "\(refused.stderr)")
     #expect(refused.stderr.contains("../../victim"))
     #expect(
-      try bowtie(["list", "--json"], store: database.uri, environment: user).stdout == before)
+      try bowties(["list", "--json"], store: database.uri, environment: user).stdout == before)
   }
 
   @Test("a backup from an older bowties goes into PostgreSQL, migrated in a copy, itself unchanged")
   func olderBackup() throws {
     let database = try server.makeDatabase()
-    let bowtie = Bowtie()
-    defer { bowtie.remove() }
-    try filledStore(bowtie)
+    let bowties = BowtiesSandbox()
+    try filledStore(bowties)
     // What bowties wrote before undo entries said who made them, and before prices had
     // a currency.
-    try bowtie.sqlite(
+    try bowties.sqlite(
       """
       ALTER TABLE undoEntry DROP COLUMN madeBy;
       DELETE FROM grdb_migrations WHERE identifier = 'v6: undo by user';
@@ -167,15 +165,15 @@ struct EngineMoveTests {
       ALTER TABLE bowTie DROP COLUMN currency;
       DELETE FROM grdb_migrations WHERE identifier = 'v7: price currency';
       """)
-    let bytes = try Data(contentsOf: URL(fileURLWithPath: bowtie.store))
-    let restored = try bowtie(
-      ["restore", bowtie.store, "--yes"], store: database.uri, environment: user)
+    let bytes = try Data(contentsOf: URL(fileURLWithPath: bowties.store))
+    let restored = try bowties(
+      ["restore", bowties.store, "--yes"], store: database.uri, environment: user)
     #expect(restored.status == 0, "\(restored.stderr)")
-    #expect(try Data(contentsOf: URL(fileURLWithPath: bowtie.store)) == bytes)
+    #expect(try Data(contentsOf: URL(fileURLWithPath: bowties.store)) == bytes)
     let entries = try server.psql(
       "SELECT count(*) FROM undoEntry WHERE madeBy = ''", user: database.role,
       password: database.password, database: database.role)
-    let logged = try bowtie.sqlite("SELECT count(*) FROM undoEntry")
+    let logged = try bowties.sqlite("SELECT count(*) FROM undoEntry")
     #expect(Int(logged.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0 > 0)
     #expect(entries == logged)
     // Its price, which had no currency, is in US dollars.
@@ -184,6 +182,6 @@ struct EngineMoveTests {
         "SELECT price || ' ' || currency FROM bowTie WHERE searchKey = 'J'", user: database.role,
         password: database.password, database: database.role) == "19.99 USD\n")
     // An undo entry from before is anyone's to take back.
-    #expect(try bowtie(["undo"], store: database.uri, environment: user).status == 0)
+    #expect(try bowties(["undo"], store: database.uri, environment: user).status == 0)
   }
 }

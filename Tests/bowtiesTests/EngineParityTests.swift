@@ -19,11 +19,10 @@ struct EngineParityTests {
   )
   func sameAnswers() throws {
     let database = try server.makeDatabase()
-    let bowtie = Bowtie()
-    defer { bowtie.remove() }
+    let bowties = BowtiesSandbox()
     // Above the external-storage cutoff: a file beside the SQLite store, a row of `photo`
     // on the server.
-    let large = bowtie.folder.appendingPathComponent("large.png")
+    let large = bowties.folder.appendingPathComponent("large.png")
     try testPNG(bytes: 200_000).write(to: large)
     let small = Fixtures.photo("orientation-6.jpg").path
     let asOf = "2026-11-21"
@@ -52,10 +51,11 @@ struct EngineParityTests {
       ["add", "--name", "Red again", "--key", "r", "--rating", "1"],
       ["undo"], ["undo"], ["undo", "--json"], ["doctor"], ["doctor", "--json"],
     ]
-    let sqlite = bowtie.store
+    let sqlite = bowties.store
     for command in script {
-      let onFile = try bowtie.run(Bowtie.binary.path, command + ["--store", sqlite])
-      let onServer = try bowtie.run(Bowtie.binary.path, command + ["--store", database.uri])
+      let onFile = try bowties.run(BowtiesSandbox.binary.path, command + ["--store", sqlite])
+      let onServer = try bowties.run(
+        BowtiesSandbox.binary.path, command + ["--store", database.uri])
       let masked = database.uri.replacingOccurrences(of: database.password, with: "****")
       // The ties the script adds get random ids, one on each store; the sample ties'
       // ids are fixed, and must come out the same.
@@ -76,10 +76,9 @@ struct EngineParityTests {
   @Test("two clients at once: 2 × 50 wears add 100 with 100 events, 2 × 25 toggles leave the flag")
   func concurrentClients() throws {
     let database = try server.makeDatabase()
-    let bowtie = Bowtie()
-    defer { bowtie.remove() }
-    @Sendable func run(_ arguments: [String]) throws -> Bowtie.Result {
-      try bowtie.run(Bowtie.binary.path, arguments + ["--store", database.uri])
+    let bowties = BowtiesSandbox()
+    @Sendable func run(_ arguments: [String]) throws -> BowtiesSandbox.Result {
+      try bowties.run(BowtiesSandbox.binary.path, arguments + ["--store", database.uri])
     }
     let before = try run(["show", "Y", "--json"])
     #expect(before.status == 0 && before.stdout.contains("\"isFavorite\" : false"))
@@ -87,7 +86,8 @@ struct EngineParityTests {
     DispatchQueue.concurrentPerform(iterations: 2) { client in
       for round in 0..<50 {
         let command = round % 2 == 0 ? ["favorite", "Y", "--toggle"] : ["wear", "I"]
-        let result = (try? run(command)) ?? Bowtie.Result(status: -1, stdout: "", stderr: "")
+        let result =
+          (try? run(command)) ?? BowtiesSandbox.Result(status: -1, stdout: "", stderr: "")
         if result.status != 0 {
           failures.withLock { $0.append("client \(client): \(command): \(result.stderr)") }
         }

@@ -4,16 +4,16 @@ import Testing
 @Suite("export, seed formats and --dry-run")
 struct ExchangeCommandTests {
   /// A store with something of everything: wears, a price, a large external photo.
-  private func richStore() throws -> Bowtie {
-    let bowtie = Bowtie()
-    try bowtie("wear", "R", "--date", "2026-11-20T08:30:15.250Z")
-    try bowtie("edit", "G", "--price", "24.99 EUR")
+  private func richStore() throws -> BowtiesSandbox {
+    let bowties = BowtiesSandbox()
+    try bowties("wear", "R", "--date", "2026-11-20T08:30:15.250Z")
+    try bowties("edit", "G", "--price", "24.99 EUR")
     let big = testPNG(bytes: 150_008)
-    let file = bowtie.folder.appendingPathComponent("big.png")
+    let file = bowties.folder.appendingPathComponent("big.png")
     try big.write(to: file)
-    try bowtie(
+    try bowties(
       "add", "--name", "Café Noir", "--key", "CN", "--color", "black", "--photo", file.path)
-    return bowtie
+    return bowties
   }
 
   private func read(_ url: URL) throws -> Data { try Data(contentsOf: url) }
@@ -22,24 +22,25 @@ struct ExchangeCommandTests {
     "export, seed into a new store, export again: the same bytes",
     arguments: [["--format", "plist"], ["--format", "plist", "--binary"], ["--format", "json"]])
   func roundTrip(format: [String]) throws {
-    let bowtie = try richStore()
-    defer { bowtie.remove() }
-    let first = bowtie.folder.appendingPathComponent("first")
-    let second = bowtie.folder.appendingPathComponent("second")
-    let other = bowtie.folder.appendingPathComponent("other.sqlite").path
-    let exported = try bowtie.run(
-      Bowtie.binary.path, ["export", "--store", bowtie.store, "-o", first.path] + format)
+    let bowties = try richStore()
+    let first = bowties.folder.appendingPathComponent("first")
+    let second = bowties.folder.appendingPathComponent("second")
+    let other = bowties.folder.appendingPathComponent("other.sqlite").path
+    let exported = try bowties.run(
+      BowtiesSandbox.binary.path, ["export", "--store", bowties.store, "-o", first.path] + format)
     #expect(exported.status == 0, "\(exported.stderr)")
-    let seeded = try bowtie.run(Bowtie.binary.path, ["seed", first.path, "--store", other])
+    let seeded = try bowties.run(
+      BowtiesSandbox.binary.path, ["seed", first.path, "--store", other])
     #expect(seeded.stdout == "added 8, replaced 0, skipped 0\n", "\(seeded.stderr)")
-    let again = try bowtie.run(
-      Bowtie.binary.path, ["export", "--store", other, "-o", second.path] + format)
+    let again = try bowties.run(
+      BowtiesSandbox.binary.path, ["export", "--store", other, "-o", second.path] + format)
     #expect(again.status == 0, "\(again.stderr)")
     #expect(try read(first) == read(second))
     #expect(try read(first).count > 150_000, "photos travel inside a single-file export")
     // Each price comes back in its currency, not in the one a seed assumes without.
     let prices = { (store: String) throws -> [String] in
-      let listed = try bowtie.run(Bowtie.binary.path, ["list", "--json", "--store", store])
+      let listed = try bowties.run(
+        BowtiesSandbox.binary.path, ["list", "--json", "--store", store])
       let ties =
         try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]]
       return (ties ?? []).compactMap { tie in
@@ -47,49 +48,52 @@ struct ExchangeCommandTests {
       }
     }
     #expect(try prices(other) == ["G 24.99 EUR"])
-    #expect(try prices(other) == prices(bowtie.store))
+    #expect(try prices(other) == prices(bowties.store))
   }
 
   @Test("an export folder holds SampleData.plist and images/, and seeds as it is")
   func folders() throws {
-    let bowtie = try richStore()
-    defer { bowtie.remove() }
-    let first = bowtie.folder.appendingPathComponent("out1/")
+    let bowties = try richStore()
+    let first = bowties.folder.appendingPathComponent("out1/")
     // The trailing slash names a folder that does not exist yet.
-    let result = try bowtie("export", "--output", first.path + "/")
+    let result = try bowties("export", "--output", first.path + "/")
     #expect(result.stdout.hasPrefix("exported 8 ties and 8 photos to "))
     let images = try FileManager.default.contentsOfDirectory(
       atPath: first.appendingPathComponent("images").path)
     #expect(
       images.sorted() == ["B.png", "CN.png", "G.png", "I.png", "O.png", "R.png", "V.png", "Y.png"])
-    let other = bowtie.folder.appendingPathComponent("other.sqlite").path
-    #expect(try bowtie.run(Bowtie.binary.path, ["seed", first.path, "--store", other]).status == 0)
-    let second = bowtie.folder.appendingPathComponent("out2/")
-    let again = try bowtie.run(
-      Bowtie.binary.path, ["export", "--store", other, "-o", second.path + "/"])
+    let other = bowties.folder.appendingPathComponent("other.sqlite").path
+    #expect(
+      try bowties.run(BowtiesSandbox.binary.path, ["seed", first.path, "--store", other]).status
+        == 0)
+    let second = bowties.folder.appendingPathComponent("out2/")
+    let again = try bowties.run(
+      BowtiesSandbox.binary.path, ["export", "--store", other, "-o", second.path + "/"])
     #expect(again.status == 0, "\(again.stderr)")
     for name in ["SampleData.plist"] + images.map({ "images/\($0)" }) {
       #expect(
         try read(first.appendingPathComponent(name)) == read(second.appendingPathComponent(name)),
         "\(name)")
     }
-    let json = bowtie.folder.appendingPathComponent("json/")
-    try bowtie("export", "--format", "json", "-o", json.path + "/")
+    let json = bowties.folder.appendingPathComponent("json/")
+    try bowties("export", "--format", "json", "-o", json.path + "/")
     #expect(
       FileManager.default.fileExists(atPath: json.appendingPathComponent("SampleData.json").path))
   }
 
   @Test("Python's plistlib and json read our exports")
   func pythonReads() throws {
-    let bowtie = try richStore()
-    defer { bowtie.remove() }
+    let bowties = try richStore()
     for (name, format) in [
       ("ties.plist", ["--format", "plist"]), ("ties.bin", ["--format", "plist", "--binary"]),
       ("ties.json", ["--format", "json"]),
     ] {
-      let exported = try bowtie.run(
-        Bowtie.binary.path,
-        ["export", "--store", bowtie.store, "-o", bowtie.folder.appendingPathComponent(name).path]
+      let exported = try bowties.run(
+        BowtiesSandbox.binary.path,
+        [
+          "export", "--store", bowties.store, "-o",
+          bowties.folder.appendingPathComponent(name).path,
+        ]
           + format)
       #expect(exported.status == 0, "\(name): \(exported.stderr)")
     }
@@ -109,14 +113,13 @@ struct ExchangeCommandTests {
       assert ties[7]["name"] == "Café Noir" and ties[7]["searchKey"] == "CN"
       print("ok")
       """
-    let result = try bowtie.run("/usr/bin/env", ["python3", "-c", script])
+    let result = try bowties.run("/usr/bin/env", ["python3", "-c", script])
     #expect(result.stdout == "ok\n", "\(result.stderr)")
   }
 
   @Test("plists written by plistlib, XML and binary, seed; so does JSON on stdin")
   func pythonWrites() throws {
-    let bowtie = Bowtie()
-    defer { bowtie.remove() }
+    let bowties = BowtiesSandbox()
     let script = """
       import datetime, plistlib
       ties = [dict(name="Py Tie %d" % i, searchKey="P%d" % i, rating=i, timesWorn=i,
@@ -126,46 +129,44 @@ struct ExchangeCommandTests {
       plistlib.dump(ties, open("py.xml", "wb"), fmt=plistlib.FMT_XML)
       plistlib.dump(ties, open("py.bin", "wb"), fmt=plistlib.FMT_BINARY)
       """
-    #expect(try bowtie.run("/usr/bin/env", ["python3", "-c", script]).status == 0)
-    #expect(try bowtie("seed", "py.xml").stdout == "added 3, replaced 0, skipped 0\n")
-    #expect(try bowtie("seed", "py.bin", "--replace").stdout == "added 0, replaced 3, skipped 0\n")
-    #expect(try bowtie("show", "P2").stdout.contains("Price       $ 2.50"))
+    #expect(try bowties.run("/usr/bin/env", ["python3", "-c", script]).status == 0)
+    #expect(try bowties("seed", "py.xml").stdout == "added 3, replaced 0, skipped 0\n")
+    #expect(try bowties("seed", "py.bin", "--replace").stdout == "added 0, replaced 3, skipped 0\n")
+    #expect(try bowties("show", "P2").stdout.contains("Price       $ 2.50"))
     let json = Data(
       #"[{"name": "JSON Tie", "searchKey": "J", "rating": 4, "lastWorn": "2026-11-01T10:00:00Z"}]"#
         .utf8)
-    #expect(try bowtie("seed", "-", stdin: json).stdout == "added 1, replaced 0, skipped 0\n")
+    #expect(try bowties("seed", "-", stdin: json).stdout == "added 1, replaced 0, skipped 0\n")
     let bad = Data(#"[{"name": "Bad", "searchKey": "X", "rating": "high"}]"#.utf8)
-    let refused = try bowtie("seed", "-", "--format", "json", stdin: bad)
+    let refused = try bowties("seed", "-", "--format", "json", stdin: bad)
     #expect(
       refused.status == 65 && refused.stderr.contains("entry 0 (Bad): rating must be a number"))
   }
 
   @Test("--dry-run says what would happen and changes nothing, not even a new store")
   func dryRun() throws {
-    let bowtie = Bowtie()
-    defer { bowtie.remove() }
-    let plan = try bowtie("seed", "--dry-run")
+    let bowties = BowtiesSandbox()
+    let plan = try bowties("seed", "--dry-run")
     #expect(plan.status == 0)
     #expect(plan.stdout.hasSuffix("would add 7, replace 0, skip 0; nothing changed\n"))
-    #expect(!FileManager.default.fileExists(atPath: bowtie.store))
-    try bowtie("list")
-    try bowtie("rate", "R", "1")
-    let replace = try bowtie("seed", "--dry-run", "--replace", "--json")
+    #expect(!FileManager.default.fileExists(atPath: bowties.store))
+    try bowties("list")
+    try bowties("rate", "R", "1")
+    let replace = try bowties("seed", "--dry-run", "--replace", "--json")
     #expect(replace.stdout.contains("\"replaced\" : 7"))
-    #expect(try bowtie.sqlite("SELECT rating FROM bowTie WHERE searchKey = 'R'") == "1.0\n")
-    let lines = try bowtie("seed", "--dry-run").stdout.split(separator: "\n")
+    #expect(try bowties.sqlite("SELECT rating FROM bowTie WHERE searchKey = 'R'") == "1.0\n")
+    let lines = try bowties("seed", "--dry-run").stdout.split(separator: "\n")
     #expect(lines.first == "skip    R  Red Bow Tie")
   }
 
   @Test("csv export has a header and a row per tie")
   func csv() throws {
-    let bowtie = try richStore()
-    defer { bowtie.remove() }
-    let rows = try bowtie("export", "--format", "csv").stdout.split(separator: "\n")
+    let bowties = try richStore()
+    let rows = try bowties("export", "--format", "csv").stdout.split(separator: "\n")
     let header = "id,searchKey,name,rating,timesWorn,lastWorn,isFavorite,url,price,currency,color,"
     #expect(rows.first.map(String.init) == header + "photoBytes")
     #expect(rows.contains { $0.contains(",24.99,EUR,") })
     #expect(rows.count == 9)
-    #expect(try bowtie("export", "--format", "csv", "--binary").status == 64)
+    #expect(try bowties("export", "--format", "csv", "--binary").status == 64)
   }
 }

@@ -6,13 +6,12 @@ import Testing
 struct FailureTests {
   @Test("fifty wear processes started at once add exactly fifty")
   func concurrentWears() throws {
-    let bowtie = Bowtie()
-    defer { bowtie.remove() }
+    let bowties = BowtiesSandbox()
     let processes = (0..<50).map { _ in
       let process = Process()
-      process.executableURL = Bowtie.binary
-      process.arguments = ["wear", "I", "--store", bowtie.store]
-      process.environment = ["BOWTIES_BUSY_TIMEOUT": "60", "HOME": bowtie.folder.path]
+      process.executableURL = BowtiesSandbox.binary
+      process.arguments = ["wear", "I", "--store", bowties.store]
+      process.environment = ["BOWTIES_BUSY_TIMEOUT": "60", "HOME": bowties.folder.path]
       process.standardOutput = FileHandle.nullDevice
       process.standardError = FileHandle.nullDevice
       return process
@@ -21,19 +20,18 @@ struct FailureTests {
     for process in processes { try process.run() }
     for process in processes { process.waitUntilExit() }
     #expect(processes.allSatisfy { $0.terminationStatus == 0 })
-    #expect(try bowtie.sqlite("SELECT timesWorn FROM bowTie WHERE searchKey = 'I'") == "50\n")
-    #expect(try bowtie.sqlite("SELECT count(*) FROM wearEvent") == "\(50 + 6)\n", "and 6 seeded")
-    #expect(try bowtie.sqlite("SELECT count(*) FROM bowTie") == "7\n")
+    #expect(try bowties.sqlite("SELECT timesWorn FROM bowTie WHERE searchKey = 'I'") == "50\n")
+    #expect(try bowties.sqlite("SELECT count(*) FROM wearEvent") == "\(50 + 6)\n", "and 6 seeded")
+    #expect(try bowties.sqlite("SELECT count(*) FROM bowTie") == "7\n")
   }
 
   @Test("a store held by another writer past the timeout exits 75 and changes nothing")
   func busy() throws {
-    let bowtie = Bowtie()
-    defer { bowtie.remove() }
-    try bowtie("show", "R")
+    let bowties = BowtiesSandbox()
+    try bowties("show", "R")
     let holder = Process()
     holder.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-    holder.arguments = [bowtie.store]
+    holder.arguments = [bowties.store]
     let input = Pipe()
     let output = Pipe()
     holder.standardInput = input
@@ -41,28 +39,28 @@ struct FailureTests {
     try holder.run()
     input.fileHandleForWriting.write(Data("BEGIN IMMEDIATE;\nSELECT 'locked';\n".utf8))
     _ = output.fileHandleForReading.availableData  // waits until the lock is held
-    let result = try bowtie("wear", "R", environment: ["BOWTIES_BUSY_TIMEOUT": "0.3"])
+    let result = try bowties("wear", "R", environment: ["BOWTIES_BUSY_TIMEOUT": "0.3"])
     input.fileHandleForWriting.write(Data("ROLLBACK;\n.quit\n".utf8))
     try input.fileHandleForWriting.close()
     holder.waitUntilExit()
     #expect(result.status == 75)
     #expect(result.stderr.contains("is busy"))
-    #expect(try bowtie.sqlite("SELECT timesWorn FROM bowTie WHERE searchKey = 'R'") == "10\n")
+    #expect(try bowties.sqlite("SELECT timesWorn FROM bowTie WHERE searchKey = 'R'") == "10\n")
   }
 
   @Test("a truncated store: every command exits 74 with one line, the file untouched")
   func truncatedStores() throws {
-    let bowtie = Bowtie()
-    defer { bowtie.remove() }
-    try bowtie("list")
-    let url = URL(fileURLWithPath: bowtie.store)
+    let bowties = BowtiesSandbox()
+    try bowties("list")
+    let url = URL(fileURLWithPath: bowties.store)
     let whole = try Data(contentsOf: url)
     // Inside the header, the first page alone, and half the file.
     for length in [50, 4096, whole.count / 2] {
       let cut = whole.prefix(length)
       try cut.write(to: url)
       for command in [["show", "R"], ["list"], ["wear", "R"], ["rate", "O", "1"]] {
-        let result = try bowtie.run(Bowtie.binary.path, command + ["--store", bowtie.store])
+        let result = try bowties.run(
+          BowtiesSandbox.binary.path, command + ["--store", bowties.store])
         #expect(result.status == 74, "\(length) \(command): \(result)")
         #expect(result.stderr.contains("damaged"), "\(length) \(command): \(result.stderr)")
         #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
@@ -73,24 +71,21 @@ struct FailureTests {
 
   @Test("a file of random bytes, a directory, a newer schema: exit 74, store untouched")
   func unusableStores() throws {
-    let bowtie = Bowtie()
-    defer { bowtie.remove() }
+    let bowties = BowtiesSandbox()
     var noise = Data(count: 4096)
     for index in noise.indices { noise[index] = UInt8(truncatingIfNeeded: index * 7919 + 13) }
-    try noise.write(to: URL(fileURLWithPath: bowtie.store))
-    let random = try bowtie("list")
+    try noise.write(to: URL(fileURLWithPath: bowties.store))
+    let random = try bowties("list")
     #expect(random.status == 74)
     #expect(random.stderr.contains("not a bowties store or it is damaged"))
-    #expect(try Data(contentsOf: URL(fileURLWithPath: bowtie.store)) == noise)
+    #expect(try Data(contentsOf: URL(fileURLWithPath: bowties.store)) == noise)
 
-    let folder = Bowtie()
-    defer { folder.remove() }
+    let folder = BowtiesSandbox()
     try FileManager.default.createDirectory(atPath: folder.store, withIntermediateDirectories: true)
     let directory = try folder("show", "R")
     #expect(directory.status == 74 && directory.stderr.contains("it is a directory"))
 
-    let newer = Bowtie()
-    defer { newer.remove() }
+    let newer = BowtiesSandbox()
     try newer("list")
     try newer.sqlite("INSERT INTO grdb_migrations VALUES ('v2: from tomorrow')")
     let refused = try newer("wear", "R")
@@ -101,25 +96,24 @@ struct FailureTests {
 
   @Test("a read-only folder, or a file where a folder should be: exit 74, nothing created")
   func unwritableLocations() throws {
-    let bowtie = Bowtie()
-    defer { bowtie.remove() }
-    chmod(bowtie.folder.path, 0o755)
-    let locked = bowtie.folder.appendingPathComponent("locked")
+    let bowties = BowtiesSandbox()
+    chmod(bowties.folder.path, 0o755)
+    let locked = bowties.folder.appendingPathComponent("locked")
     try FileManager.default.createDirectory(at: locked, withIntermediateDirectories: true)
     chmod(locked.path, 0o555)
     let store = locked.appendingPathComponent("s.sqlite").path
     // Root writes anywhere, so as root the command runs as nobody.
     let asUser =
       getuid() == 0 ? ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] : []
-    let command = asUser + [Bowtie.binary.path, "list", "--store", store]
-    let result = try bowtie.run(command[0], Array(command.dropFirst()))
+    let command = asUser + [BowtiesSandbox.binary.path, "list", "--store", store]
+    let result = try bowties.run(command[0], Array(command.dropFirst()))
     #expect(result.status == 74, "\(result)")
     #expect(result.stderr.hasPrefix("bowties: cannot write the store \(store): permission denied"))
     #expect(!FileManager.default.fileExists(atPath: store))
 
-    let file = bowtie.folder.appendingPathComponent("plain-file")
+    let file = bowties.folder.appendingPathComponent("plain-file")
     try Data("x".utf8).write(to: file)
-    let underFile = try bowtie(
+    let underFile = try bowties(
       "list", "--store", file.appendingPathComponent("s.sqlite").path, withStore: false)
     #expect(underFile.status == 74)
     #expect(underFile.stderr.contains("not a directory"))
@@ -127,37 +121,35 @@ struct FailureTests {
 
   @Test("a hostile color archive shows, lists and exports, marked unreadable")
   func hostileColor() throws {
-    let bowtie = Bowtie()
-    defer { bowtie.remove() }
-    try bowtie("list")
-    try bowtie.sqlite("UPDATE bowTie SET tintColor = randomblob(300) WHERE searchKey = 'O'")
-    let show = try bowtie("show", "O")
+    let bowties = BowtiesSandbox()
+    try bowties("list")
+    try bowties.sqlite("UPDATE bowTie SET tintColor = randomblob(300) WHERE searchKey = 'O'")
+    let show = try bowties("show", "O")
     #expect(show.status == 0)
     #expect(show.stdout.contains("Color       unreadable"))
     #expect(show.stderr.hasPrefix("bowties: warning: Orange Bow Tie: its color cannot be read"))
-    let json = try bowtie("list", "--json")
+    let json = try bowties("list", "--json")
     #expect(json.status == 0)
-    let orange = try bowtie.listJSON()[1]
+    let orange = try bowties.listJSON()[1]
     #expect(orange["tintColor"] is NSNull && orange["tintColorUnreadable"] as? Bool == true)
-    #expect(try bowtie("wear", "O").status == 0)
+    #expect(try bowties("wear", "O").status == 0)
     #expect(
-      try bowtie.sqlite("SELECT length(tintColor) FROM bowTie WHERE searchKey = 'O'") == "300\n")
+      try bowties.sqlite("SELECT length(tintColor) FROM bowTie WHERE searchKey = 'O'") == "300\n")
   }
 }
 
 @Suite("Interrupted seeds")
 struct InterruptedSeedTests {
   /// The hundred photos of the killed seeds, made once.
-  static let seedPhotos = (0..<100).map { Bowtie.noisePNG(seed: UInt64($0)) }
+  static let seedPhotos = (0..<100).map { BowtiesSandbox.noisePNG(seed: UInt64($0)) }
 
   @Test(
     "a seed killed after its Nth photo file, or before any, leaves none of it and no orphan",
     arguments: [0, 1, 5, 20, 50, 90])
   func killedSeeds(afterPhotos photos: Int) throws {
-    let bowtie = Bowtie()
-    defer { bowtie.remove() }
-    try bowtie("list")
-    let images = bowtie.folder.appendingPathComponent("images")
+    let bowties = BowtiesSandbox()
+    try bowties("list")
+    let images = bowties.folder.appendingPathComponent("images")
     try FileManager.default.createDirectory(at: images, withIntermediateDirectories: true)
     var entries = ""
     for index in 0..<100 {
@@ -169,8 +161,8 @@ struct InterruptedSeedTests {
         """
     }
     let plist = "<?xml version=\"1.0\"?><plist version=\"1.0\"><array>\(entries)</array></plist>"
-    try Data(plist.utf8).write(to: bowtie.folder.appendingPathComponent("photos.plist"))
-    let support = bowtie.folder.appendingPathComponent(".BowTies_SUPPORT")
+    try Data(plist.utf8).write(to: bowties.folder.appendingPathComponent("photos.plist"))
+    let support = bowties.folder.appendingPathComponent(".BowTies_SUPPORT")
     let external = support.appendingPathComponent("_EXTERNAL_DATA")
     let marker = support.appendingPathComponent("photo-writes-in-progress")
     try FileManager.default.createDirectory(at: external, withIntermediateDirectories: true)
@@ -179,9 +171,9 @@ struct InterruptedSeedTests {
     // longer than the kill takes to land, so the seed is always stopped mid-transaction.
     let watch = try DirectoryWatch(photos == 0 ? support : external)
     let process = Process()
-    process.executableURL = Bowtie.binary
-    process.arguments = ["seed", "photos.plist", "--store", bowtie.store]
-    process.currentDirectoryURL = bowtie.folder
+    process.executableURL = BowtiesSandbox.binary
+    process.arguments = ["seed", "photos.plist", "--store", bowties.store]
+    process.currentDirectoryURL = bowties.folder
     process.standardOutput = FileHandle.nullDevice
     process.standardError = FileHandle.nullDevice
     try process.run()
@@ -195,9 +187,9 @@ struct InterruptedSeedTests {
     #expect(left.count >= photos, "\(left.count) photo files after \(photos)")
 
     // The next command sweeps what the killed one left, and the seed left nothing else.
-    #expect(try bowtie("list").status == 0)
-    #expect(try bowtie.sqlite("SELECT count(*) FROM bowTie") == "7\n")
-    #expect(try bowtie.sqlite("PRAGMA integrity_check") == "ok\n")
+    #expect(try bowties("list").status == 0)
+    #expect(try bowties.sqlite("SELECT count(*) FROM bowTie") == "7\n")
+    #expect(try bowties.sqlite("PRAGMA integrity_check") == "ok\n")
     #expect(try FileManager.default.contentsOfDirectory(atPath: external.path).isEmpty)
     #expect(!FileManager.default.fileExists(atPath: marker.path))
   }

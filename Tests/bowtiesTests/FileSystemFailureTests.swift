@@ -11,21 +11,20 @@ import Testing
 struct FileSystemFailureTests {
   @Test("a read-only store file: show and list work, writes exit 74, the file is unchanged")
   func readOnlyStoreFile() throws {
-    let bowtie = Bowtie()
-    defer { bowtie.remove() }
-    try bowtie("show", "R")
-    let before = try Data(contentsOf: URL(fileURLWithPath: bowtie.store))
+    let bowties = BowtiesSandbox()
+    try bowties("show", "R")
+    let before = try Data(contentsOf: URL(fileURLWithPath: bowties.store))
     // Root writes any file whatever its mode, so as root the commands run as nobody.
     let asUser =
       getuid() == 0 ? ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] : []
     if getuid() == 0 {
       try #require(
-        try bowtie.run("/usr/bin/chown", ["-R", "65534:65534", bowtie.folder.path]).status == 0)
+        try bowties.run("/usr/bin/chown", ["-R", "65534:65534", bowties.folder.path]).status == 0)
     }
-    #expect(chmod(bowtie.store, 0o444) == 0)
-    func run(_ arguments: [String]) throws -> Bowtie.Result {
-      let command = asUser + [Bowtie.binary.path] + arguments + ["--store", bowtie.store]
-      return try bowtie.run(command[0], Array(command.dropFirst()))
+    #expect(chmod(bowties.store, 0o444) == 0)
+    func run(_ arguments: [String]) throws -> BowtiesSandbox.Result {
+      let command = asUser + [BowtiesSandbox.binary.path] + arguments + ["--store", bowties.store]
+      return try bowties.run(command[0], Array(command.dropFirst()))
     }
 
     let show = try run(["show", "R", "--image", "never"])
@@ -39,26 +38,26 @@ struct FileSystemFailureTests {
       #expect(result.stderr.contains("cannot write the store"), "\(write): \(result.stderr)")
       #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
     }
-    #expect(try Data(contentsOf: URL(fileURLWithPath: bowtie.store)) == before)
+    #expect(try Data(contentsOf: URL(fileURLWithPath: bowties.store)) == before)
   }
 
   @Test(
     "a read-only file system: show, list and doctor work, writes exit 74",
     .enabled(if: ScratchMount.available))
   func readOnlyFileSystem() throws {
-    try withMountedStore { bowtie, mount, before in
+    try withMountedStore { bowties, mount, before in
       try mount.makeReadOnly()
 
-      let show = try bowtie("show", "R", "--image", "never")
+      let show = try bowties("show", "R", "--image", "never")
       #expect(show.status == 0 && show.stdout.contains("Red Bow Tie"), "\(show)")
-      #expect(try bowtie("list", "--json").status == 0)
-      let doctor = try bowtie("doctor")
+      #expect(try bowties("list", "--json").status == 0)
+      let doctor = try bowties("doctor")
       #expect(doctor.status == 0 && doctor.stdout.contains("healthy"), "\(doctor)")
-      let wear = try bowtie("wear", "R")
+      let wear = try bowties("wear", "R")
       #expect(wear.status == 74 && wear.stderr.contains("cannot write the store"), "\(wear)")
-      let seed = try bowtie("seed", "--replace")
+      let seed = try bowties("seed", "--replace")
       #expect(seed.status == 74, "\(seed)")
-      #expect(try Data(contentsOf: URL(fileURLWithPath: bowtie.store)) == before)
+      #expect(try Data(contentsOf: URL(fileURLWithPath: bowties.store)) == before)
     }
   }
 
@@ -66,7 +65,7 @@ struct FileSystemFailureTests {
     "a full disk: a large seed exits 74 and leaves the store and folder as they were",
     .enabled(if: ScratchMount.available))
   func fullDisk() throws {
-    try withMountedStore { bowtie, _, before in
+    try withMountedStore { bowties, _, before in
       let entries = (0..<20_000).map { index -> [String: Any] in
         [
           "name": "Tie \(index)", "searchKey": "K\(index)", "rating": 3,
@@ -79,38 +78,38 @@ struct FileSystemFailureTests {
         .appendingPathComponent("bowties-full-disk-\(UUID().uuidString).json")
       try JSONSerialization.data(withJSONObject: entries).write(to: file)
       defer { try? FileManager.default.removeItem(at: file) }
-      let listing = try FileManager.default.contentsOfDirectory(atPath: bowtie.folder.path).sorted()
+      let listing = try FileManager.default.contentsOfDirectory(atPath: bowties.folder.path)
+        .sorted()
 
-      let seed = try bowtie("seed", file.path)
+      let seed = try bowties("seed", file.path)
       #expect(seed.status == 74, "\(seed)")
       #expect(seed.stderr.contains("disk is full"), "\(seed.stderr)")
-      #expect(try Data(contentsOf: URL(fileURLWithPath: bowtie.store)) == before)
-      #expect(try bowtie.sqlite("PRAGMA integrity_check") == "ok\n")
+      #expect(try Data(contentsOf: URL(fileURLWithPath: bowties.store)) == before)
+      #expect(try bowties.sqlite("PRAGMA integrity_check") == "ok\n")
 
       // A new store on the full disk: its half-built file is removed too.
-      let other = bowtie.folder.appendingPathComponent("Other.sqlite").path
-      let create = try bowtie("seed", file.path, "--store", other, withStore: false)
+      let other = bowties.folder.appendingPathComponent("Other.sqlite").path
+      let create = try bowties("seed", file.path, "--store", other, withStore: false)
       #expect(create.status == 74, "\(create)")
       #expect(
-        try FileManager.default.contentsOfDirectory(atPath: bowtie.folder.path).sorted() == listing)
+        try FileManager.default.contentsOfDirectory(atPath: bowties.folder.path).sorted() == listing
+      )
 
       // The store still takes a write once there is room for it.
-      let wear = try bowtie("wear", "R")
+      let wear = try bowties("wear", "R")
       #expect(wear.status == 0, "\(wear)")
     }
   }
 
   /// Runs `body` on a store of the sample ties on a 2 MB tmpfs mounted over the test's
   /// folder, with the store's bytes as they were before `body` ran.
-  private func withMountedStore(_ body: (Bowtie, ScratchMount, Data) throws -> Void) throws {
-    let bowtie = Bowtie()
-    let mount = try ScratchMount(over: bowtie.folder, size: "2m")
-    defer {
-      mount.unmount()
-      bowtie.remove()
-    }
-    try bowtie("show", "R")
-    try body(bowtie, mount, try Data(contentsOf: URL(fileURLWithPath: bowtie.store)))
+  private func withMountedStore(_ body: (BowtiesSandbox, ScratchMount, Data) throws -> Void) throws
+  {
+    let bowties = BowtiesSandbox()
+    let mount = try ScratchMount(over: bowties.folder, size: "2m")
+    defer { mount.unmount() }
+    try bowties("show", "R")
+    try body(bowties, mount, try Data(contentsOf: URL(fileURLWithPath: bowties.store)))
   }
 }
 
@@ -124,8 +123,7 @@ struct ScratchMount {
     guard getuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/mount") else {
       return false
     }
-    let probe = Bowtie()
-    defer { probe.remove() }
+    let probe = BowtiesSandbox()
     guard let mount = try? ScratchMount(over: probe.folder, size: "64k") else { return false }
     mount.unmount()
     return true

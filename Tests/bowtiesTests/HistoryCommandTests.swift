@@ -5,12 +5,11 @@ import Testing
 struct HistoryCommandTests {
   @Test("history lists wears newest first, by tie and date range, as text and JSON")
   func history() throws {
-    let bowtie = Bowtie()
-    defer { bowtie.remove() }
-    try bowtie("wear", "R", "--date", "2026-11-01T09:00:00Z")
-    try bowtie("wear", "B", "--date", "2026-11-10T09:00:00Z")
-    try bowtie("wear", "R", "--date", "2026-11-20T09:00:00Z")
-    let all = try bowtie("history")
+    let bowties = BowtiesSandbox()
+    try bowties("wear", "R", "--date", "2026-11-01T09:00:00Z")
+    try bowties("wear", "B", "--date", "2026-11-10T09:00:00Z")
+    try bowties("wear", "R", "--date", "2026-11-20T09:00:00Z")
+    let all = try bowties("history")
     #expect(all.status == 0 && all.stderr.isEmpty)
     // ICU puts a narrow no-break space (U+202F) before AM; bowties prints a plain one.
     // With the sample ties' last wears, which seeding recorded.
@@ -27,42 +26,41 @@ struct HistoryCommandTests {
         Dec 24, 2025 at 8:00 PM  V  Violet Bow Tie
 
         """)
-    #expect(try bowtie("history", "red").stdout.split(separator: "\n").count == 3)
-    let range = try bowtie("history", "--since", "2026-11-05", "--until", "2026-11-10", "--json")
+    #expect(try bowties("history", "red").stdout.split(separator: "\n").count == 3)
+    let range = try bowties("history", "--since", "2026-11-05", "--until", "2026-11-10", "--json")
     let events = try JSONSerialization.jsonObject(with: Data(range.stdout.utf8)) as? [[String: Any]]
     #expect(events?.count == 1)
     #expect(events?.first?["searchKey"] as? String == "B")
     #expect(events?.first?["wornAt"] as? String == "2026-11-10T09:00:00Z")
-    #expect(try bowtie("history", "--since", "-3650d").stdout.split(separator: "\n").count == 9)
-    let bad = try bowtie("history", "--since", "last week")
+    #expect(try bowties("history", "--since", "-3650d").stdout.split(separator: "\n").count == 9)
+    let bad = try bowties("history", "--since", "last week")
     #expect(bad.status == 65 && bad.stderr.contains("'last week' is not a date"))
   }
 
   @Test("undo takes back wear, rate and favorite, newest first, across runs")
   func undo() throws {
-    let bowtie = Bowtie()
-    defer { bowtie.remove() }
-    try bowtie("wear", "I", "--date", "2026-11-20T09:00:00Z")
-    try bowtie("rate", "I", "4.5")
-    try bowtie("favorite", "I")
-    #expect(try bowtie("undo").stdout == "undid favorite of Indigo Bow Tie: not a favorite again\n")
-    #expect(try bowtie("undo").stdout == "undid rating of Indigo Bow Tie: 4.5/5 is back to 3/5\n")
-    let wear = try bowtie("undo", "--json")
+    let bowties = BowtiesSandbox()
+    try bowties("wear", "I", "--date", "2026-11-20T09:00:00Z")
+    try bowties("rate", "I", "4.5")
+    try bowties("favorite", "I")
+    #expect(
+      try bowties("undo").stdout == "undid favorite of Indigo Bow Tie: not a favorite again\n")
+    #expect(try bowties("undo").stdout == "undid rating of Indigo Bow Tie: 4.5/5 is back to 3/5\n")
+    let wear = try bowties("undo", "--json")
     #expect(wear.stdout.contains("\"command\" : \"wear\""))
     #expect(wear.stdout.contains("\"timesWorn\" : 0"))
-    let nothing = try bowtie("undo")
+    let nothing = try bowties("undo")
     #expect(nothing.status == 0 && nothing.stdout == "nothing to undo\n")
-    #expect(try bowtie("undo", "--json").stdout == "{\n  \"undone\" : null\n}\n")
-    #expect(try bowtie.sqlite("SELECT count(*) FROM wearEvent") == "6\n", "the seeded ones")
+    #expect(try bowties("undo", "--json").stdout == "{\n  \"undone\" : null\n}\n")
+    #expect(try bowties.sqlite("SELECT count(*) FROM wearEvent") == "6\n", "the seeded ones")
   }
 
   @Test("list filters and sorts from the command line")
   func listFilters() throws {
-    let bowtie = Bowtie()
-    defer { bowtie.remove() }
+    let bowties = BowtiesSandbox()
     func keys(_ arguments: String...) throws -> String {
-      let result = try bowtie.run(
-        Bowtie.binary.path, ["list", "--store", bowtie.store] + arguments)
+      let result = try bowties.run(
+        BowtiesSandbox.binary.path, ["list", "--store", bowties.store] + arguments)
       #expect(result.status == 0, "\(arguments): \(result.stderr)")
       return result.stdout.split(separator: "\n").map { String($0.prefix(1)) }.joined()
     }
@@ -73,21 +71,20 @@ struct HistoryCommandTests {
     #expect(try keys("--worn-since=2026-11-01") == "GB")
     #expect(try keys("--sort", "worn", "--limit", "1") == "B")
     #expect(try keys("--not-worn-since", "-36500d") == "I")
-    #expect(try bowtie("list", "--min-rating", "abc").status == 65)
-    #expect(try bowtie("list", "--min-rating", "4", "--max-rating", "3").status == 64)
-    #expect(try bowtie("list", "--sort", "color").status == 65)
-    #expect(try bowtie("list", "--limit", "-1").status == 65)
+    #expect(try bowties("list", "--min-rating", "abc").status == 65)
+    #expect(try bowties("list", "--min-rating", "4", "--max-rating", "3").status == 64)
+    #expect(try bowties("list", "--sort", "color").status == 65)
+    #expect(try bowties("list", "--limit", "-1").status == 65)
   }
 
   @Test("suggest explains its choice in one line, the same for the same --as-of")
   func suggest() throws {
-    let bowtie = Bowtie()
-    defer { bowtie.remove() }
-    let first = try bowtie("suggest", "--as-of", "2026-11-21")
+    let bowties = BowtiesSandbox()
+    let first = try bowties("suggest", "--as-of", "2026-11-21")
     #expect(first.status == 0)
     #expect(first.stdout == "Indigo Bow Tie (I): never worn, rated 3/5\n")
-    #expect(try bowtie("suggest", "--as-of", "2026-11-21").stdout == first.stdout)
-    let three = try bowtie("suggest", "--as-of", "2026-11-21", "--count", "3")
+    #expect(try bowties("suggest", "--as-of", "2026-11-21").stdout == first.stdout)
+    let three = try bowties("suggest", "--as-of", "2026-11-21", "--count", "3")
     #expect(
       three.stdout == """
         Indigo Bow Tie (I): never worn, rated 3/5
@@ -95,13 +92,13 @@ struct HistoryCommandTests {
         Yellow Bow Tie (Y): not worn for 153 days, rated 2/5
 
         """)
-    let json = try bowtie("suggest", "--as-of", "2026-11-21", "--json")
+    let json = try bowties("suggest", "--as-of", "2026-11-21", "--json")
     let picks = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]]
     #expect(picks?.first?["reason"] as? String == "never worn, rated 3/5")
-    #expect(try bowtie("suggest", "--count", "0").status == 65)
-    try bowtie("wear", "I", "--date", "2026-11-21T08:00:00Z")
+    #expect(try bowties("suggest", "--count", "0").status == 65)
+    try bowties("wear", "I", "--date", "2026-11-21T08:00:00Z")
     #expect(
-      try bowtie("suggest", "--as-of", "2026-11-21").stdout
+      try bowties("suggest", "--as-of", "2026-11-21").stdout
         == "Violet Bow Tie (V): not worn for 332 days, rated 1.5/5\n")
   }
 }
@@ -109,8 +106,8 @@ struct HistoryCommandTests {
 @Suite("history, list and report of more ties than they hold at once")
 struct LargeStoreCommandTests {
   /// 2,500 ties, each worn on a day of its own before 2026-11-21, names of many lengths.
-  private func largeStore() throws -> Bowtie {
-    let bowtie = Bowtie()
+  private func largeStore() throws -> BowtiesSandbox {
+    let bowties = BowtiesSandbox()
     let start = Date(timeIntervalSince1970: 1_795_248_000)  // 2026-11-21T08:00:00Z
     let dates = ISO8601DateFormatter()
     let ties = (0..<2_500).map { index -> [String: Any] in
@@ -123,30 +120,28 @@ struct LargeStoreCommandTests {
       ]
     }
     let json = try JSONSerialization.data(withJSONObject: ties)
-    let seeded = try bowtie("seed", "-", stdin: json)
+    let seeded = try bowties("seed", "-", stdin: json)
     #expect(seeded.status == 0, "\(seeded.stderr)")
-    return bowtie
+    return bowties
   }
 
   @Test("history --json streams every wear, newest first, across its batches")
   func history() throws {
-    let bowtie = try largeStore()
-    defer { bowtie.remove() }
-    let output = try bowtie("history", "--json")
+    let bowties = try largeStore()
+    let output = try bowties("history", "--json")
     #expect(output.status == 0 && output.stderr.isEmpty)
     let wears = try #require(
       try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [[String: Any]])
     #expect(wears.count == 2_500)
     let keys = wears.compactMap { $0["searchKey"] as? String }
     #expect(keys == (0..<2_500).map { "K\($0)" })
-    #expect(try bowtie("history").stdout.split(separator: "\n").count == 2_500)
+    #expect(try bowties("history").stdout.split(separator: "\n").count == 2_500)
   }
 
   @Test("list lines up its columns for every tie, read twice rather than held")
   func list() throws {
-    let bowtie = try largeStore()
-    defer { bowtie.remove() }
-    let lines = try bowtie("list").stdout.split(separator: "\n")
+    let bowties = try largeStore()
+    let lines = try bowties("list").stdout.split(separator: "\n")
     #expect(lines.count == 2_500)
     let longest = "Tie " + String(repeating: "x", count: 22) + " 2499"
     // Key, two spaces, the name padded to the longest, two spaces: then the rating.
@@ -160,33 +155,31 @@ struct LargeStoreCommandTests {
 
   @Test("export writes every tie as it reads them; seeded again, the same bytes")
   func export() throws {
-    let bowtie = try largeStore()
-    defer { bowtie.remove() }
-    let copy = bowtie.folder.appendingPathComponent("copy.sqlite").path
+    let bowties = try largeStore()
+    let copy = bowties.folder.appendingPathComponent("copy.sqlite").path
     for (format, file) in [("json", "ties.json"), ("plist", "ties.plist"), ("csv", "ties.csv")] {
-      let exported = try bowtie("export", "--format", format, "--output", file)
+      let exported = try bowties("export", "--format", format, "--output", file)
       #expect(exported.status == 0 && exported.stderr.isEmpty, "\(format)")
       let text = try String(
-        contentsOf: bowtie.folder.appendingPathComponent(file), encoding: .utf8)
+        contentsOf: bowties.folder.appendingPathComponent(file), encoding: .utf8)
       #expect(text.contains("K2499"), "\(format)")
       guard format != "csv" else {
         #expect(text.split(separator: "\n").count == 2_501)
         continue
       }
       try? FileManager.default.removeItem(atPath: copy)
-      let seeded = try bowtie.run(Bowtie.binary.path, ["seed", file, "--store", copy])
+      let seeded = try bowties.run(BowtiesSandbox.binary.path, ["seed", file, "--store", copy])
       #expect(seeded.stdout == "added 2500, replaced 0, skipped 0\n", "\(format)")
-      let again = try bowtie.run(
-        Bowtie.binary.path, ["export", "--format", format, "--store", copy])
+      let again = try bowties.run(
+        BowtiesSandbox.binary.path, ["export", "--format", format, "--store", copy])
       #expect(again.stdout == text, "\(format)")
     }
   }
 
   @Test("the report stays a summary; --all streams every list whole")
   func report() throws {
-    let bowtie = try largeStore()
-    defer { bowtie.remove() }
-    let summary = try bowtie("report", "--format", "json", "--as-of", "2026-11-21")
+    let bowties = try largeStore()
+    let summary = try bowties("report", "--format", "json", "--as-of", "2026-11-21")
     let object = try #require(
       try JSONSerialization.jsonObject(with: Data(summary.stdout.utf8)) as? [String: Any])
     let all = try #require(object["allTies"] as? [String: Any])
@@ -195,14 +188,14 @@ struct LargeStoreCommandTests {
     let staleTotal = try #require(stale["total"] as? Int)
     #expect((stale["ties"] as? [Any])?.count == 10 && staleTotal > 1_000)
 
-    let whole = try bowtie("report", "--format", "json", "--as-of", "2026-11-21", "--all")
+    let whole = try bowties("report", "--format", "json", "--as-of", "2026-11-21", "--all")
     let wholeObject = try #require(
       try JSONSerialization.jsonObject(with: Data(whole.stdout.utf8)) as? [String: Any])
     for (key, total) in [("allTies", 2_500), ("mostWorn", 2_500), ("notWornRecently", staleTotal)] {
       let list = try #require(wholeObject[key] as? [String: Any])
       #expect((list["ties"] as? [Any])?.count == total && list["total"] as? Int == total, "\(key)")
     }
-    let text = try bowtie("report", "--as-of", "2026-11-21", "--all").stdout
+    let text = try bowties("report", "--as-of", "2026-11-21", "--all").stdout
     let staleLines = text.components(separatedBy: "longest unworn first\n")[1]
       .split(separator: "\n").prefix { $0.hasPrefix("  ") }
     #expect(staleLines.count == staleTotal)
@@ -214,24 +207,23 @@ struct LargeStoreCommandTests {
 
 @Suite("report")
 struct ReportCommandTests {
-  private func seededWithWears() throws -> Bowtie {
-    let bowtie = Bowtie()
+  private func seededWithWears() throws -> BowtiesSandbox {
+    let bowties = BowtiesSandbox()
     for (key, date) in [
       ("R", "2026-10-02T09:00:00Z"), ("R", "2026-11-03T09:00:00Z"), ("G", "2026-11-10T09:00:00Z"),
     ] {
-      try bowtie("wear", key, "--date", date)
+      try bowties("wear", key, "--date", date)
     }
-    return bowtie
+    return bowties
   }
 
   @Test(
     "every format is the same bytes for the same store and --as-of, with nothing on stderr",
     arguments: ["text", "markdown", "html", "json", "csv"])
   func reproducible(format: String) throws {
-    let bowtie = try seededWithWears()
-    defer { bowtie.remove() }
-    let first = try bowtie("report", "--format", format, "--as-of", "2026-11-21")
-    let second = try bowtie("report", "--format", format, "--as-of", "2026-11-21")
+    let bowties = try seededWithWears()
+    let first = try bowties("report", "--format", format, "--as-of", "2026-11-21")
+    let second = try bowties("report", "--format", format, "--as-of", "2026-11-21")
     #expect(first.status == 0 && first.stderr.isEmpty)
     #expect(first.stdout == second.stdout)
     #expect(!first.stdout.contains("\u{1B}"))
@@ -240,9 +232,8 @@ struct ReportCommandTests {
 
   @Test("the text report covers every section, as of the given day")
   func textSections() throws {
-    let bowtie = try seededWithWears()
-    defer { bowtie.remove() }
-    let text = try bowtie("report", "--as-of", "2026-11-21", "--months", "3", "--stale-days", "60")
+    let bowties = try seededWithWears()
+    let text = try bowties("report", "--as-of", "2026-11-21", "--months", "3", "--stale-days", "60")
       .stdout
     for needle in [
       "as of Nov 21, 2026", "Ties            7", "Favorites       3",
@@ -260,16 +251,15 @@ struct ReportCommandTests {
 
   @Test("JSON has the documented shape; CSV has a header and a row per tie")
   func machineFormats() throws {
-    let bowtie = try seededWithWears()
-    defer { bowtie.remove() }
-    let json = try bowtie("report", "--format", "json", "--as-of", "2026-11-21").stdout
+    let bowties = try seededWithWears()
+    let json = try bowties("report", "--format", "json", "--as-of", "2026-11-21").stdout
     let object = try #require(
       try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
     #expect(object["format"] as? String == "bowties-report" && object["version"] as? Int == 2)
     #expect(object["tieCount"] as? Int == 7 && object["limit"] as? Int == 10)
     #expect((object["wearsPerMonth"] as? [[String: Any]])?.count == 12)
     #expect((object["allTies"] as? [String: Any])?["total"] as? Int == 7)
-    let csv = try bowtie("report", "--format", "csv", "--as-of", "2026-11-21").stdout
+    let csv = try bowties("report", "--format", "csv", "--as-of", "2026-11-21").stdout
     let rows = csv.split(separator: "\n")
     let header =
       "list,rank,total,searchKey,name,rating,timesWorn,lastWorn,daysSinceWorn,isFavorite,color,"
@@ -281,9 +271,8 @@ struct ReportCommandTests {
 
   @Test("--limit bounds every list but the totals; --all shows them whole, in every format")
   func limits() throws {
-    let bowtie = try seededWithWears()
-    defer { bowtie.remove() }
-    let two = try bowtie("report", "--as-of", "2026-11-21", "--limit", "2")
+    let bowties = try seededWithWears()
+    let two = try bowties("report", "--as-of", "2026-11-21", "--limit", "2")
     #expect(two.status == 0 && two.stderr.isEmpty)
     #expect(
       two.stdout.contains(
@@ -293,8 +282,8 @@ struct ReportCommandTests {
     #expect(two.stdout.contains("\nNot worn in the last 30 days: 3 ties; the 2 longest unworn\n"))
     #expect(two.stdout.contains("\nAll ties: 7 ties\n"), "a small store lists every tie")
     for format in ["text", "markdown", "html", "json", "csv"] {
-      let all = try bowtie("report", "--format", format, "--as-of", "2026-11-21", "--all")
-      let long = try bowtie("report", "--format", format, "--as-of", "2026-11-21", "--limit", "99")
+      let all = try bowties("report", "--format", format, "--as-of", "2026-11-21", "--all")
+      let long = try bowties("report", "--format", format, "--as-of", "2026-11-21", "--limit", "99")
       #expect(all.status == 0 && all.stderr.isEmpty)
       // The same document, but for the limit JSON names.
       #expect(
@@ -306,8 +295,8 @@ struct ReportCommandTests {
     for (bad, status) in [
       (["--limit", "0"], 65), (["--limit", "-1"], 65), (["--limit", "2", "--all"], 64),
     ] as [([String], Int32)] {
-      let refused = try bowtie.run(
-        Bowtie.binary.path, ["report", "--store", bowtie.store] + bad)
+      let refused = try bowties.run(
+        BowtiesSandbox.binary.path, ["report", "--store", bowties.store] + bad)
       #expect(
         refused.status == status && refused.stderr.split(separator: "\n").count == 1, "\(bad)")
     }
@@ -315,21 +304,20 @@ struct ReportCommandTests {
 
   @Test("--output writes the whole file or nothing; a failure is one line on stderr")
   func output() throws {
-    let bowtie = try seededWithWears()
-    defer { bowtie.remove() }
-    let file = bowtie.folder.appendingPathComponent("report.html")
-    let written = try bowtie("report", "--format", "html", "--output", file.path)
+    let bowties = try seededWithWears()
+    let file = bowties.folder.appendingPathComponent("report.html")
+    let written = try bowties("report", "--format", "html", "--output", file.path)
     #expect(written.status == 0 && written.stdout.isEmpty && written.stderr.isEmpty)
     let html = try String(contentsOf: file, encoding: .utf8)
     #expect(html.hasPrefix("<!DOCTYPE html>") && html.hasSuffix("</html>\n"))
-    let failed = try bowtie(
-      "report", "--output", bowtie.folder.appendingPathComponent("no/such/dir/r.txt").path)
+    let failed = try bowties(
+      "report", "--output", bowties.folder.appendingPathComponent("no/such/dir/r.txt").path)
     #expect(failed.status == 73)
     #expect(failed.stderr.split(separator: "\n").count == 1)
     #expect(failed.stderr.hasPrefix("bowties: cannot write "))
-    let bad = try bowtie("report", "--format", "pdf")
+    let bad = try bowties("report", "--format", "pdf")
     #expect(bad.status == 65 && bad.stderr.split(separator: "\n").count == 1)
-    let badDate = try bowtie("report", "--as-of", "someday")
+    let badDate = try bowties("report", "--as-of", "someday")
     #expect(badDate.status == 65 && badDate.stderr.split(separator: "\n").count == 1)
   }
 }

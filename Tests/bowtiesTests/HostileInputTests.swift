@@ -6,17 +6,17 @@ import Testing
 @Suite("Hostile input")
 struct HostileInputTests {
   /// A real PNG above the 128 KiB external-storage cutoff: noise does not compress.
-  static let largePhoto = Bowtie.noisePNG(seed: 0x0B_AD_5EED)
+  static let largePhoto = BowtiesSandbox.noisePNG(seed: 0x0B_AD_5EED)
 
-  private func photoFolder(_ bowtie: Bowtie) -> URL {
-    bowtie.folder.appendingPathComponent(".BowTies_SUPPORT/_EXTERNAL_DATA")
+  private func photoFolder(_ bowties: BowtiesSandbox) -> URL {
+    bowties.folder.appendingPathComponent(".BowTies_SUPPORT/_EXTERNAL_DATA")
   }
 
   /// A store whose red tie has an external photo, and the photo's file name.
-  private func storeWithExternalPhoto(_ bowtie: Bowtie) throws -> String {
-    try Self.largePhoto.write(to: bowtie.folder.appendingPathComponent("big.png"))
-    try #require(try bowtie("edit", "R", "--photo", "big.png").status == 0)
-    let name = try bowtie.sqlite("SELECT photoFile FROM bowTie WHERE searchKey = 'R'")
+  private func storeWithExternalPhoto(_ bowties: BowtiesSandbox) throws -> String {
+    try Self.largePhoto.write(to: bowties.folder.appendingPathComponent("big.png"))
+    try #require(try bowties("edit", "R", "--photo", "big.png").status == 0)
+    let name = try bowties.sqlite("SELECT photoFile FROM bowTie WHERE searchKey = 'R'")
       .trimmingCharacters(in: .newlines)
     try #require(name.count == 64)
     return name
@@ -26,123 +26,118 @@ struct HostileInputTests {
 
   @Test("a backup whose photoFile leads outside its folder is refused before anything is copied")
   func restoreRefusesEscapingPhotoNames() throws {
-    let bowtie = Bowtie()
-    defer { bowtie.remove() }
-    _ = try storeWithExternalPhoto(bowtie)
-    let backups = bowtie.folder.appendingPathComponent("backups")
+    let bowties = BowtiesSandbox()
+    _ = try storeWithExternalPhoto(bowties)
+    let backups = bowties.folder.appendingPathComponent("backups")
     let backup = backups.appendingPathComponent("b.sqlite")
-    try #require(try bowtie("backup", backup.path).status == 0)
+    try #require(try bowties("backup", backup.path).status == 0)
     // From the live photo folder, ../../victim is the test folder's "victim"; from the
     // backup's, it is backups/victim, which a restore would have linked across.
-    let tampered = try bowtie.run(
+    let tampered = try bowties.run(
       "/usr/bin/sqlite3",
       [backup.path, "UPDATE bowTie SET photoFile = '../../victim' WHERE searchKey = 'R'"])
     try #require(tampered.status == 0, "\(tampered.stderr)")
     try Data("not yours".utf8).write(to: backups.appendingPathComponent("victim"))
-    let before = try bowtie.sqlite(".dump")
-    let filesBefore = try FileManager.default.contentsOfDirectory(atPath: photoFolder(bowtie).path)
+    let before = try bowties.sqlite(".dump")
+    let filesBefore = try FileManager.default.contentsOfDirectory(atPath: photoFolder(bowties).path)
 
-    let restored = try bowtie("restore", backup.path, "--yes")
+    let restored = try bowties("restore", backup.path, "--yes")
     #expect(restored.status == 65, "\(restored)")
     #expect(restored.stderr.contains("'../../victim', which is not a photo file name"))
     #expect(restored.stderr.split(separator: "\n").count == 1, "\(restored.stderr)")
-    #expect(!exists(bowtie.folder.appendingPathComponent("victim")))
-    #expect(try bowtie.sqlite(".dump") == before)
+    #expect(!exists(bowties.folder.appendingPathComponent("victim")))
+    #expect(try bowties.sqlite(".dump") == before)
     #expect(
-      try FileManager.default.contentsOfDirectory(atPath: photoFolder(bowtie).path) == filesBefore)
+      try FileManager.default.contentsOfDirectory(atPath: photoFolder(bowties).path) == filesBefore)
 
     // doctor says what is wrong with such a backup.
-    let checked = try bowtie("doctor", "--store", backup.path, withStore: false)
+    let checked = try bowties("doctor", "--store", backup.path, withStore: false)
     #expect(checked.status == 65)
     #expect(checked.stdout.contains("problem   photoFileName  Red Bow Tie (R)"), "\(checked)")
   }
 
   @Test("trimming the undo log never removes a file outside the photo folder")
   func undoTrimmingStaysInside() throws {
-    let bowtie = Bowtie()
-    defer { bowtie.remove() }
+    let bowties = BowtiesSandbox()
     // The photo folder must exist for a path through it to lead anywhere.
-    _ = try storeWithExternalPhoto(bowtie)
-    let victim = bowtie.folder.appendingPathComponent("victim")
+    _ = try storeWithExternalPhoto(bowties)
+    let victim = bowties.folder.appendingPathComponent("victim")
     try Data("keep me".utf8).write(to: victim)
-    let red = try bowtie.sqlite("SELECT id FROM bowTie WHERE searchKey = 'R'")
+    let red = try bowties.sqlite("SELECT id FROM bowTie WHERE searchKey = 'R'")
       .trimmingCharacters(in: .newlines)
     // An entry old enough that the next change forgets it, naming the victim.
-    try bowtie.sqlite(
+    try bowties.sqlite(
       """
       DELETE FROM undoEntry;
       INSERT INTO undoEntry (id, madeAt, tieId, change, photoFile) VALUES
         (1, '2026-01-01T00:00:00.000Z', '\(red)', '{"add":{"name":"x"}}', '../../victim'),
         (300, '2026-01-01T00:00:00.000Z', '\(red)', '{"add":{"name":"x"}}', NULL);
       """)
-    let doctor = try bowtie("doctor")
+    let doctor = try bowties("doctor")
     #expect(doctor.status == 65)
     #expect(doctor.stdout.contains("problem   photoFileName  undo entry 1: names the photo file"))
-    #expect(try bowtie("wear", "R").status == 0)
-    #expect(try bowtie.sqlite("SELECT count(*) FROM undoEntry WHERE id = 1") == "0\n")
+    #expect(try bowties("wear", "R").status == 0)
+    #expect(try bowties.sqlite("SELECT count(*) FROM undoEntry WHERE id = 1") == "0\n")
     #expect(exists(victim))
-    #expect(try bowtie("doctor").status == 0)
+    #expect(try bowties("doctor").status == 0)
   }
 
   @Test("a tie whose photoFile leads outside: show warns, doctor reports, --repair clears it")
   func tiePhotoNameOutside() throws {
-    let bowtie = Bowtie()
-    defer { bowtie.remove() }
-    try bowtie("list")
-    let victim = bowtie.folder.appendingPathComponent("victim")
+    let bowties = BowtiesSandbox()
+    try bowties("list")
+    let victim = bowties.folder.appendingPathComponent("victim")
     try Data("secret".utf8).write(to: victim)
-    try bowtie.sqlite(
+    try bowties.sqlite(
       """
       UPDATE bowTie SET photoData = NULL, photoFile = '../../victim', photoSize = 6
       WHERE searchKey = 'R'
       """)
-    let shown = try bowtie("show", "R")
+    let shown = try bowties("show", "R")
     #expect(shown.status == 0)
     #expect(shown.stderr.contains("photo file ../../victim is not a photo file name"), "\(shown)")
-    let written = try bowtie("photo", "R", "--output", "out.bin")
+    let written = try bowties("photo", "R", "--output", "out.bin")
     #expect(written.status == 74, "\(written)")
-    #expect(!exists(bowtie.folder.appendingPathComponent("out.bin")))
+    #expect(!exists(bowties.folder.appendingPathComponent("out.bin")))
     // Removing the tie, then forgetting its undo entry, must not remove the victim either.
-    #expect(try bowtie("remove", "R", "--yes").status == 0)
-    #expect(try bowtie("undo").status == 74)
+    #expect(try bowties("remove", "R", "--yes").status == 0)
+    #expect(try bowties("undo").status == 74)
     #expect(exists(victim))
 
-    let found = try bowtie("doctor")
+    let found = try bowties("doctor")
     #expect(found.status == 65)
     #expect(found.stdout.contains("problem   photoFileName  undo entry"), "\(found)")
-    let repaired = try bowtie("doctor", "--repair")
+    let repaired = try bowties("doctor", "--repair")
     #expect(repaired.stdout.contains("repaired  photoFileName  undo entry"), "\(repaired)")
-    #expect(try bowtie("doctor").status == 0)
+    #expect(try bowties("doctor").status == 0)
     #expect(exists(victim))
   }
 
   @Test("doctor --repair clears a tie's photo file name that is not one")
   func doctorClearsPhotoName() throws {
-    let bowtie = Bowtie()
-    defer { bowtie.remove() }
-    try bowtie("list")
-    try bowtie.sqlite(
+    let bowties = BowtiesSandbox()
+    try bowties("list")
+    try bowties.sqlite(
       "UPDATE bowTie SET photoData = NULL, photoFile = '/etc/passwd', photoSize = 1 WHERE searchKey = 'G'"
     )
-    let found = try bowtie("doctor", "--json")
+    let found = try bowties("doctor", "--json")
     #expect(found.status == 65)
     #expect(found.stdout.contains(#""kind" : "photoFileName""#), "\(found)")
-    let repaired = try bowtie("doctor", "--repair")
+    let repaired = try bowties("doctor", "--repair")
     #expect(repaired.status == 0, "\(repaired)")
     #expect(
-      try bowtie.sqlite("SELECT quote(photoFile) FROM bowTie WHERE searchKey = 'G'") == "NULL\n")
-    let shown = try bowtie("show", "G")
+      try bowties.sqlite("SELECT quote(photoFile) FROM bowTie WHERE searchKey = 'G'") == "NULL\n")
+    let shown = try bowties("show", "G")
     #expect(shown.stdout.contains("Photo       none") && shown.stderr.isEmpty, "\(shown)")
   }
 
   @Test("an undo entry naming a column the table does not have is refused, the tie unchanged")
   func undoRefusesUnknownColumns() throws {
-    let bowtie = Bowtie()
-    defer { bowtie.remove() }
-    try bowtie("list")
-    try #require(try bowtie("edit", "R", "--rating", "1").status == 0)
-    let id = try bowtie.sqlite("SELECT max(id) FROM undoEntry").trimmingCharacters(in: .newlines)
-    let change = try bowtie.sqlite("SELECT change FROM undoEntry WHERE id = \(id)")
+    let bowties = BowtiesSandbox()
+    try bowties("list")
+    try #require(try bowties("edit", "R", "--rating", "1").status == 0)
+    let id = try bowties.sqlite("SELECT max(id) FROM undoEntry").trimmingCharacters(in: .newlines)
+    let change = try bowties.sqlite("SELECT change FROM undoEntry WHERE id = \(id)")
     var json = try #require(
       try JSONSerialization.jsonObject(with: Data(change.utf8)) as? [String: Any])
     var edit = try #require(json["edit"] as? [String: Any])
@@ -155,37 +150,36 @@ struct HostileInputTests {
     json["edit"] = edit
     let hex = try JSONSerialization.data(withJSONObject: json).map { String(format: "%02X", $0) }
       .joined()
-    try bowtie.sqlite("UPDATE undoEntry SET change = CAST(x'\(hex)' AS TEXT) WHERE id = \(id)")
+    try bowties.sqlite("UPDATE undoEntry SET change = CAST(x'\(hex)' AS TEXT) WHERE id = \(id)")
 
-    let undone = try bowtie("undo")
+    let undone = try bowties("undo")
     #expect(undone.status == 74, "\(undone)")
     #expect(undone.stderr.contains("undo entry \(id) cannot be undone: it names a column"))
     #expect(undone.stderr.split(separator: "\n").count == 1)
     #expect(
-      try bowtie.sqlite("SELECT name, rating FROM bowTie WHERE searchKey = 'R'")
+      try bowties.sqlite("SELECT name, rating FROM bowTie WHERE searchKey = 'R'")
         == "Red Bow Tie|1.0\n")
-    let found = try bowtie("doctor")
+    let found = try bowties("doctor")
     #expect(
       found.stdout.contains("problem   undoEntry  undo entry \(id): cannot be undone"), "\(found)")
-    #expect(try bowtie("doctor", "--repair").status == 0)
-    #expect(try bowtie("undo").status == 0)
+    #expect(try bowties("doctor", "--repair").status == 0)
+    #expect(try bowties("undo").status == 0)
   }
 
   @Test("doctor and restore read a backup without leaving -wal or -shm files beside it")
   func readingLeavesNoLogFiles() throws {
-    let bowtie = Bowtie()
-    defer { bowtie.remove() }
-    try bowtie("list")
-    let backup = bowtie.folder.appendingPathComponent("copy.sqlite")
-    try #require(try bowtie("backup", backup.path).status == 0)
+    let bowties = BowtiesSandbox()
+    try bowties("list")
+    let backup = bowties.folder.appendingPathComponent("copy.sqlite")
+    try #require(try bowties("backup", backup.path).status == 0)
     let bytes = try Data(contentsOf: backup)
     func leftovers() -> [String] {
       ["-wal", "-shm"].filter { exists(URL(fileURLWithPath: backup.path + $0)) }
     }
     #expect(leftovers().isEmpty)
-    #expect(try bowtie("doctor", "--store", backup.path, withStore: false).status == 0)
+    #expect(try bowties("doctor", "--store", backup.path, withStore: false).status == 0)
     #expect(leftovers().isEmpty)
-    #expect(try bowtie("restore", backup.path, "--yes").status == 0)
+    #expect(try bowties("restore", backup.path, "--yes").status == 0)
     #expect(leftovers().isEmpty)
     #expect(try Data(contentsOf: backup) == bytes)
   }
@@ -259,13 +253,12 @@ struct HostileArgumentTests {
 
   @Test("each hostile value is refused in one line with its documented exit code", arguments: cases)
   func refused(_ test: Case) throws {
-    let bowtie = Bowtie()
-    defer { bowtie.remove() }
-    try bowtie("list")
-    let before = try bowtie.sqlite(".dump")
-    let store = test.arguments.contains("--store") ? [] : ["--store", bowtie.store]
-    let result = try bowtie.run(
-      Bowtie.binary.path, test.arguments + store, environment: test.environment)
+    let bowties = BowtiesSandbox()
+    try bowties("list")
+    let before = try bowties.sqlite(".dump")
+    let store = test.arguments.contains("--store") ? [] : ["--store", bowties.store]
+    let result = try bowties.run(
+      BowtiesSandbox.binary.path, test.arguments + store, environment: test.environment)
     #expect(result.status == test.status, "\(result)")
     #expect(result.stdout.isEmpty, "\(result)")
     let lines = result.stderr.split(separator: "\n", omittingEmptySubsequences: false)
@@ -274,24 +267,24 @@ struct HostileArgumentTests {
       !result.stderr.unicodeScalars.contains {
         $0.properties.generalCategory == .control && $0 != "\n"
       })
-    #expect(try bowtie.sqlite(".dump") == before)
+    #expect(try bowties.sqlite(".dump") == before)
   }
 
   @Test("an argument that is not UTF-8 is refused, not repaired into another name")
   func invalidUTF8() throws {
-    let bowtie = Bowtie()
-    defer { bowtie.remove() }
+    let bowties = BowtiesSandbox()
     // Through the shell, which passes the bytes as they are.
     let script = "\"$0\" list --store \"$1\"$(printf '\\377')"
-    let result = try bowtie.run("/bin/sh", ["-c", script, Bowtie.binary.path, bowtie.store])
+    let result = try bowties.run(
+      "/bin/sh", ["-c", script, BowtiesSandbox.binary.path, bowties.store])
     #expect(result.status == 64, "\(result)")
     #expect(result.stderr == "bowties: argument 3 is not valid UTF-8 text\n")
-    #expect(try FileManager.default.contentsOfDirectory(atPath: bowtie.folder.path).isEmpty)
-    let environment = try bowtie.run(
+    #expect(try FileManager.default.contentsOfDirectory(atPath: bowties.folder.path).isEmpty)
+    let environment = try bowties.run(
       "/bin/sh",
       [
-        "-c", "BOWTIES_STORE=\"$1\"$(printf '\\377') \"$0\" list", Bowtie.binary.path,
-        bowtie.store,
+        "-c", "BOWTIES_STORE=\"$1\"$(printf '\\377') \"$0\" list", BowtiesSandbox.binary.path,
+        bowties.store,
       ])
     #expect(environment.status == 64, "\(environment)")
     #expect(environment.stderr == "bowties: BOWTIES_STORE is not valid UTF-8 text\n")
@@ -299,14 +292,13 @@ struct HostileArgumentTests {
 
   @Test("control characters from the store are made visible wherever people read them")
   func controlCharactersMadeVisible() throws {
-    let bowtie = Bowtie()
-    defer { bowtie.remove() }
-    try bowtie("list")
-    try bowtie("wear", "O", "--date", "2026-10-01")
+    let bowties = BowtiesSandbox()
+    try bowties("list")
+    try bowties("wear", "O", "--date", "2026-10-01")
     // ESC [2J clears the screen; U+009B is CSI in C1; a line break; BEL.
     let name = "Orange\u{1B}[2J\u{9B}31m\nTie\u{07}"
     let hex = Data(name.utf8).map { String(format: "%02X", $0) }.joined()
-    try bowtie.sqlite("UPDATE bowTie SET name = CAST(x'\(hex)' AS TEXT) WHERE searchKey = 'O'")
+    try bowties.sqlite("UPDATE bowTie SET name = CAST(x'\(hex)' AS TEXT) WHERE searchKey = 'O'")
     let visible = #"Orange\033[2J\302\23331m\nTie\a"#
     func hasNoControls(_ text: String) -> Bool {
       !text.unicodeScalars.contains { $0.properties.generalCategory == .control && $0 != "\n" }
@@ -315,28 +307,29 @@ struct HostileArgumentTests {
       ["show", "O"], ["list"], ["history"], ["suggest", "--count", "7", "--as-of", "2026-11-21"],
       ["report", "--as-of", "2026-11-21"], ["report", "--format", "html", "--as-of", "2026-11-21"],
     ] {
-      let result = try bowtie.run(Bowtie.binary.path, arguments + ["--store", bowtie.store])
+      let result = try bowties.run(
+        BowtiesSandbox.binary.path, arguments + ["--store", bowties.store])
       #expect(result.status == 0, "\(arguments): \(result)")
       #expect(hasNoControls(result.stdout) && hasNoControls(result.stderr), "\(arguments)")
       #expect(result.stdout.contains(visible), "\(arguments): \(result.stdout)")
     }
-    let markdown = try bowtie("report", "--format", "markdown", "--as-of", "2026-11-21")
+    let markdown = try bowties("report", "--format", "markdown", "--as-of", "2026-11-21")
     #expect(hasNoControls(markdown.stdout))
     #expect(
       markdown.stdout.contains(#"Orange\\033\[2J\\302\\23331m\\nTie\\a"#), "\(markdown.stdout)")
     // An error that quotes a name from the store.
-    let clash = try bowtie("edit", "R", "--key", "O")
+    let clash = try bowties("edit", "R", "--key", "O")
     #expect(clash.status == 65)
     #expect(hasNoControls(clash.stderr) && clash.stderr.contains(visible), "\(clash)")
     // JSON is for programs: the name exactly as stored, escaped as JSON escapes it.
-    let json = try bowtie("show", "O", "--json")
+    let json = try bowties("show", "O", "--json")
     #expect(json.stdout.contains(#"\u001b[2J"#))
     let object = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
     #expect(object?["name"] as? String == name)
     // A removal prints the name; its undo is validated like any save, and says why not.
-    let removed = try bowtie("remove", "O", "--yes")
+    let removed = try bowties("remove", "O", "--yes")
     #expect(removed.status == 0 && removed.stdout.contains(visible), "\(removed)")
-    let undone = try bowtie("undo")
+    let undone = try bowties("undo")
     #expect(undone.status == 65, "\(undone)")
     #expect(hasNoControls(undone.stderr) && undone.stderr.contains(visible), "\(undone)")
   }

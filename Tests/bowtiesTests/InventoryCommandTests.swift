@@ -3,19 +3,18 @@ import Testing
 
 @Suite("add, edit, remove, photo")
 struct InventoryCommandTests {
-  private func png(_ bowtie: Bowtie, _ name: String, bytes: Int) throws -> String {
+  private func png(_ bowties: BowtiesSandbox, _ name: String, bytes: Int) throws -> String {
     let data = testPNG(bytes: bytes)
-    let file = bowtie.folder.appendingPathComponent(name)
+    let file = bowties.folder.appendingPathComponent(name)
     try data.write(to: file)
     return file.path
   }
 
   @Test("add prints the new tie, with a free key, a CSS color and a price")
   func add() throws {
-    let bowtie = Bowtie()
-    defer { bowtie.remove() }
-    try bowtie("list")
-    let result = try bowtie(
+    let bowties = BowtiesSandbox()
+    try bowties("list")
+    let result = try bowties(
       "add", "--name", "Teal Bow Tie", "--color", "teal", "--rating", "4.5", "--price", "19.99",
       "--favorite", "--url", "https://example.com/teal")
     #expect(result.status == 0, "\(result.stderr)")
@@ -33,13 +32,13 @@ struct InventoryCommandTests {
           Photo       none
 
         """)
-    let json = try bowtie("add", "--name", "Tartan", "--color", "#abc", "--price", "5", "--json")
+    let json = try bowties("add", "--name", "Tartan", "--color", "#abc", "--price", "5", "--json")
       .stdout
     #expect(json.contains("\"searchKey\" : \"T2\"") && json.contains("\"price\" : \"5\""))
     #expect(json.contains("\"currency\" : \"USD\""))
     // A price typed in the C locale is in US dollars, and stays so under another locale.
     #expect(
-      try bowtie("show", "T", environment: ["LANG": "de_DE.UTF-8"]).stdout.contains(
+      try bowties("show", "T", environment: ["LANG": "de_DE.UTF-8"]).stdout.contains(
         "Price       19,99 $\n"))
   }
 
@@ -50,23 +49,21 @@ struct InventoryCommandTests {
       ["--url", "not a url"], ["--key", "R"], ["--key", "two words"], ["--rating", "-1"],
     ])
   func addRefusals(extra: [String]) throws {
-    let bowtie = Bowtie()
-    defer { bowtie.remove() }
-    try bowtie("list")
-    let result = try bowtie.run(
-      Bowtie.binary.path, ["add", "--name", "X", "--store", bowtie.store] + extra)
+    let bowties = BowtiesSandbox()
+    try bowties("list")
+    let result = try bowties.run(
+      BowtiesSandbox.binary.path, ["add", "--name", "X", "--store", bowties.store] + extra)
     #expect(result.status == 65, "\(extra): \(result.stderr)")
     #expect(result.stderr.split(separator: "\n").count == 1)
-    #expect(try bowtie.sqlite("SELECT count(*) FROM bowTie") == "7\n")
+    #expect(try bowties.sqlite("SELECT count(*) FROM bowTie") == "7\n")
   }
 
   @Test("a photo that is missing or not a PNG or JPEG is refused: an unusable input file, 66")
   func badPhotos() throws {
-    let bowtie = Bowtie()
-    defer { bowtie.remove() }
-    #expect(try bowtie("add", "--name", "X", "--photo", "nope.png").status == 66)
-    try Data("GIF89a".utf8).write(to: bowtie.folder.appendingPathComponent("x.gif"))
-    let gif = try bowtie("add", "--name", "X", "--photo", "x.gif")
+    let bowties = BowtiesSandbox()
+    #expect(try bowties("add", "--name", "X", "--photo", "nope.png").status == 66)
+    try Data("GIF89a".utf8).write(to: bowties.folder.appendingPathComponent("x.gif"))
+    let gif = try bowties("add", "--name", "X", "--photo", "x.gif")
     #expect(gif.status == 66)
     #expect(
       gif.stderr
@@ -76,10 +73,9 @@ struct InventoryCommandTests {
 
   @Test("edit changes the named attributes; photo writes the photo back out")
   func editAndPhoto() throws {
-    let bowtie = Bowtie()
-    defer { bowtie.remove() }
-    let big = try png(bowtie, "big.png", bytes: 200_000)
-    let edited = try bowtie(
+    let bowties = BowtiesSandbox()
+    let big = try png(bowties, "big.png", bytes: 200_000)
+    let edited = try bowties(
       "edit", "R", "--name", "Crimson Bow Tie", "--photo", big, "--price", "30", "--times-worn",
       "12",
       "--last-worn", "2026-11-01")
@@ -88,43 +84,42 @@ struct InventoryCommandTests {
       edited.stdout.hasPrefix(
         "Crimson Bow Tie\n  Key         R\n  Rating      4/5\n  Times worn  12\n"))
     #expect(edited.stdout.contains("Photo       PNG 1×1, 200.0 KB"))
-    let out = bowtie.folder.appendingPathComponent("out.png")
-    #expect(try bowtie("photo", "crimson", "--output", out.path).status == 0)
+    let out = bowties.folder.appendingPathComponent("out.png")
+    #expect(try bowties("photo", "crimson", "--output", out.path).status == 0)
     #expect(try Data(contentsOf: out) == Data(contentsOf: URL(fileURLWithPath: big)))
-    #expect(try bowtie("edit", "R", "--no-photo").stdout.contains("Photo       none"))
-    let none = try bowtie("photo", "R", "-o", out.path)
+    #expect(try bowties("edit", "R", "--no-photo").stdout.contains("Photo       none"))
+    let none = try bowties("photo", "R", "-o", out.path)
     #expect(none.status == 66 && none.stderr == "bowties: Crimson Bow Tie has no photo\n")
-    #expect(try bowtie("edit", "R", "--photo", big, "--no-photo").status == 64)
-    #expect(try bowtie("undo").stdout == "undid edit of Crimson Bow Tie: back as it was\n")
-    #expect(try bowtie("photo", "R", "-o", out.path, "--force").status == 0)
+    #expect(try bowties("edit", "R", "--photo", big, "--no-photo").status == 64)
+    #expect(try bowties("undo").stdout == "undid edit of Crimson Bow Tie: back as it was\n")
+    #expect(try bowties("photo", "R", "-o", out.path, "--force").status == 0)
     #expect(try Data(contentsOf: out) == Data(contentsOf: URL(fileURLWithPath: big)))
   }
 
   @Test("remove needs --yes without a terminal, asks on one, and undo brings a tie back")
   func remove() throws {
-    let bowtie = Bowtie()
-    defer { bowtie.remove() }
-    try bowtie("wear", "V")
-    let refused = try bowtie("remove", "V")
+    let bowties = BowtiesSandbox()
+    try bowties("wear", "V")
+    let refused = try bowties("remove", "V")
     #expect(refused.status == 64 && refused.stderr.contains("add --yes"))
-    let command = "'\(Bowtie.binary.path)' remove V O --store '\(bowtie.store)'"
-    let declined = try bowtie.run(
+    let command = "'\(BowtiesSandbox.binary.path)' remove V O --store '\(bowties.store)'"
+    let declined = try bowties.run(
       "/usr/bin/script", ["-qec", command, "/dev/null"], stdin: Data("n\n".utf8))
     #expect(declined.stdout.contains("Remove Violet Bow Tie (V), Orange Bow Tie (O)? [y/N]"))
-    #expect(try bowtie.sqlite("SELECT count(*) FROM bowTie") == "7\n")
-    let accepted = try bowtie.run(
+    #expect(try bowties.sqlite("SELECT count(*) FROM bowTie") == "7\n")
+    let accepted = try bowties.run(
       "/usr/bin/script", ["-qec", command, "/dev/null"], stdin: Data("y\n".utf8))
     #expect(accepted.stdout.contains("removed Violet Bow Tie (V)"))
-    #expect(try bowtie.sqlite("SELECT count(*) FROM bowTie") == "5\n")
-    #expect(try bowtie("remove", "nosuch", "--yes").status == 1)
+    #expect(try bowties.sqlite("SELECT count(*) FROM bowTie") == "5\n")
+    #expect(try bowties("remove", "nosuch", "--yes").status == 1)
     #expect(
-      try bowtie("undo").stdout == "undid remove of Orange Bow Tie: it is back, with its wears\n")
+      try bowties("undo").stdout == "undid remove of Orange Bow Tie: it is back, with its wears\n")
     #expect(
-      try bowtie("undo").stdout == "undid remove of Violet Bow Tie: it is back, with its wears\n")
-    #expect(try bowtie.sqlite("SELECT timesWorn FROM bowTie WHERE searchKey = 'V'") == "2\n")
+      try bowties("undo").stdout == "undid remove of Violet Bow Tie: it is back, with its wears\n")
+    #expect(try bowties.sqlite("SELECT timesWorn FROM bowTie WHERE searchKey = 'V'") == "2\n")
     // V's seeded last wear and the one above.
     #expect(
-      try bowtie.sqlite(
+      try bowties.sqlite(
         "SELECT count(*) FROM wearEvent WHERE tieId = (SELECT id FROM bowTie WHERE searchKey = 'V')"
       )
         == "2\n")

@@ -42,27 +42,28 @@ struct JPEGStorageTests {
   }
 
   /// The SHA-256 of `file` in lowercase hex, by coreutils rather than the code under test.
-  private func sha256(_ bowtie: Bowtie, _ file: URL) throws -> String {
-    let result = try bowtie.run("/usr/bin/sha256sum", [file.path])
+  private func sha256(_ bowties: BowtiesSandbox, _ file: URL) throws -> String {
+    let result = try bowties.run("/usr/bin/sha256sum", [file.path])
     try #require(result.status == 0)
     return String(result.stdout.prefix(64))
   }
 
   /// Everything a command could change: the database and the photo folder's files.
-  private func state(_ bowtie: Bowtie) throws -> String {
-    let folder = Self.photoFolder(bowtie.store)
+  private func state(_ bowties: BowtiesSandbox) throws -> String {
+    let folder = Self.photoFolder(bowties.store)
     let files = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-    return try bowtie.sqlite(".dump") + files.sorted().joined(separator: "\n")
+    return try bowties.sqlite(".dump") + files.sorted().joined(separator: "\n")
   }
 
   /// Checks that `key`'s photo is `data`, a JPEG seen at phone.jpg's size: kept inline, or
   /// in the photo folder under its SHA-256; and that `photo --output` gives it back.
   private func expectStored(
-    _ data: Data, as key: String, external: Bool, _ bowtie: Bowtie,
+    _ data: Data, as key: String, external: Bool, _ bowties: BowtiesSandbox,
     store: String? = nil, sourceLocation: SourceLocation = #_sourceLocation
   ) throws {
-    let store = store ?? bowtie.store
-    let shown = try bowtie.run(Bowtie.binary.path, ["show", key, "--json", "--store", store])
+    let store = store ?? bowties.store
+    let shown = try bowties.run(
+      BowtiesSandbox.binary.path, ["show", key, "--json", "--store", store])
     #expect(shown.status == 0, "\(shown.stderr)", sourceLocation: sourceLocation)
     let tie = try json(shown.stdout)
     #expect(tie["photoFormat"] as? String == "jpeg", sourceLocation: sourceLocation)
@@ -71,23 +72,23 @@ struct JPEGStorageTests {
       tie["photoWidth"] as? Int == Self.phoneSize.width
         && tie["photoHeight"] as? Int == Self.phoneSize.height,
       "\(tie)", sourceLocation: sourceLocation)
-    let original = bowtie.folder.appendingPathComponent("original-\(key).jpg")
+    let original = bowties.folder.appendingPathComponent("original-\(key).jpg")
     try data.write(to: original)
-    let row = try bowtie.run(
+    let row = try bowties.run(
       "/usr/bin/sqlite3",
       [store, "SELECT hex(photoData), photoFile FROM bowTie WHERE searchKey = '\(key)'"]
     ).stdout
     if external {
-      let name = try sha256(bowtie, original)
+      let name = try sha256(bowties, original)
       #expect(row == "|\(name)\n", sourceLocation: sourceLocation)
       let file = Self.photoFolder(store).appendingPathComponent(name)
       #expect(try Data(contentsOf: file) == data, sourceLocation: sourceLocation)
     } else {
       #expect(row == "\(data.hexText)|\n", sourceLocation: sourceLocation)
     }
-    let output = bowtie.folder.appendingPathComponent("out-\(key)-\(UUID().uuidString).jpg")
-    let written = try bowtie.run(
-      Bowtie.binary.path, ["photo", key, "--output", output.path, "--store", store])
+    let output = bowties.folder.appendingPathComponent("out-\(key)-\(UUID().uuidString).jpg")
+    let written = try bowties.run(
+      BowtiesSandbox.binary.path, ["photo", key, "--output", output.path, "--store", store])
     #expect(written.status == 0, "\(written.stderr)", sourceLocation: sourceLocation)
     #expect(try Data(contentsOf: output) == data, sourceLocation: sourceLocation)
   }
@@ -98,11 +99,10 @@ struct JPEGStorageTests {
     "a seed's inline photoData may be a JPEG: stored byte for byte, inline or in a file by size",
     arguments: SeedFormat.allCases)
   func inlineJPEG(format: SeedFormat) throws {
-    let bowtie = Bowtie()
-    defer { bowtie.remove() }
+    let bowties = BowtiesSandbox()
     let small = try Data(contentsOf: Fixtures.photo("phone.jpg"))
     let large = try testJPEG(bytes: 200_000, seed: 7)
-    let file = bowtie.folder.appendingPathComponent("ties.\(format.rawValue)")
+    let file = bowties.folder.appendingPathComponent("ties.\(format.rawValue)")
     switch format {
     case .plist:
       try plist([
@@ -122,11 +122,11 @@ struct JPEGStorageTests {
       ]
       try JSONSerialization.data(withJSONObject: ties).write(to: file)
     }
-    let seeded = try bowtie("seed", file.path)
+    let seeded = try bowties("seed", file.path)
     #expect(seeded.status == 0, "\(seeded.stderr)")
     #expect(seeded.stdout == "added 2, replaced 0, skipped 0\n")
-    try expectStored(small, as: "J1", external: false, bowtie)
-    try expectStored(large, as: "J2", external: true, bowtie)
+    try expectStored(small, as: "J1", external: false, bowties)
+    try expectStored(large, as: "J2", external: true, bowties)
   }
 
   @Test(
@@ -137,25 +137,24 @@ struct JPEGStorageTests {
       ("photo.gif", "a GIF image, which bowties cannot read (PNG and JPEG only); "),
     ])
   func inlineRefused(name: String, reason: String) throws {
-    let bowtie = Bowtie()
-    defer { bowtie.remove() }
-    try bowtie("list")
-    let before = try state(bowtie)
+    let bowties = BowtiesSandbox()
+    try bowties("list")
+    let before = try state(bowties)
     let good = try testJPEG(bytes: 200_000, seed: 8)
     let bad = try Data(contentsOf: Fixtures.photo("corrupt/\(name)"))
-    let file = bowtie.folder.appendingPathComponent("ties.plist")
+    let file = bowties.folder.appendingPathComponent("ties.plist")
     try plist([
       entry("Good JPEG", "J1", photoData(good)),
       entry("Bad Photo", "J2", photoData(bad)),
     ]).write(to: file)
-    let seeded = try bowtie("seed", file.path)
+    let seeded = try bowties("seed", file.path)
     #expect(seeded.status == 65)
     #expect(seeded.stdout.isEmpty)
     #expect(
       seeded.stderr.hasPrefix("bowties: entry 1 (Bad Photo): photoData \(reason)"),
       "\(seeded.stderr)")
     #expect(seeded.stderr.split(separator: "\n").count == 1)
-    #expect(try state(bowtie) == before)
+    #expect(try state(bowties) == before)
   }
 
   @Test(
@@ -168,21 +167,20 @@ struct JPEGStorageTests {
       ("photo.gif", "a GIF image, which bowties cannot read (PNG and JPEG only); "),
     ])
   func imageFileRefused(name: String, reason: String) throws {
-    let bowtie = Bowtie()
-    defer { bowtie.remove() }
-    try bowtie("list")
-    let before = try state(bowtie)
-    let images = bowtie.folder.appendingPathComponent("mine/images")
+    let bowties = BowtiesSandbox()
+    try bowties("list")
+    let before = try state(bowties)
+    let images = bowties.folder.appendingPathComponent("mine/images")
     try FileManager.default.createDirectory(at: images, withIntermediateDirectories: true)
     try testJPEG(bytes: 200_000, seed: 9).write(to: images.appendingPathComponent("good.jpg"))
     try FileManager.default.copyItem(
       at: Fixtures.photo("corrupt/\(name)"), to: images.appendingPathComponent(name))
-    let file = bowtie.folder.appendingPathComponent("mine/ties.plist")
+    let file = bowties.folder.appendingPathComponent("mine/ties.plist")
     try plist([
       entry("Good JPEG", "J1", "<key>imageName</key><string>good</string>"),
       entry("Bad Photo", "J2", "<key>imageName</key><string>\(name)</string>"),
     ]).write(to: file)
-    let seeded = try bowtie("seed", file.path)
+    let seeded = try bowties("seed", file.path)
     #expect(seeded.status == 66)
     #expect(seeded.stdout.isEmpty)
     let path = images.appendingPathComponent(name).path
@@ -191,10 +189,10 @@ struct JPEGStorageTests {
         "bowties: entry 1 (Bad Photo): imageName: cannot read \(path): \(reason)"),
       "\(seeded.stderr)")
     #expect(seeded.stderr.split(separator: "\n").count == 1)
-    #expect(try state(bowtie) == before)
+    #expect(try state(bowties) == before)
     // Nor is a new store made from it.
-    let other = bowtie.folder.appendingPathComponent("other.sqlite").path
-    let fresh = try bowtie.run(Bowtie.binary.path, ["seed", file.path, "--store", other])
+    let other = bowties.folder.appendingPathComponent("other.sqlite").path
+    let fresh = try bowties.run(BowtiesSandbox.binary.path, ["seed", file.path, "--store", other])
     #expect(fresh.status == 66 && fresh.stderr == seeded.stderr)
     #expect(!FileManager.default.fileExists(atPath: other))
   }
@@ -203,21 +201,20 @@ struct JPEGStorageTests {
     "a JPEG above 128 KiB from add or edit --photo is kept in a file named by its SHA-256; photo --output gives it back"
   )
   func externalJPEG() throws {
-    let bowtie = Bowtie()
-    defer { bowtie.remove() }
-    try bowtie("list")
+    let bowties = BowtiesSandbox()
+    try bowties("list")
     let added = try testJPEG(bytes: 140_000, seed: 1)
     let edited = try testJPEG(bytes: 290_000, seed: 2)
-    try added.write(to: bowtie.folder.appendingPathComponent("added.jpg"))
-    try edited.write(to: bowtie.folder.appendingPathComponent("edited.jpg"))
-    let add = try bowtie("add", "--name", "Large JPEG", "--key", "J", "--photo", "added.jpg")
+    try added.write(to: bowties.folder.appendingPathComponent("added.jpg"))
+    try edited.write(to: bowties.folder.appendingPathComponent("edited.jpg"))
+    let add = try bowties("add", "--name", "Large JPEG", "--key", "J", "--photo", "added.jpg")
     #expect(add.status == 0, "\(add.stderr)")
-    let edit = try bowtie("edit", "R", "--photo", "edited.jpg")
+    let edit = try bowties("edit", "R", "--photo", "edited.jpg")
     #expect(edit.status == 0, "\(edit.stderr)")
-    try expectStored(added, as: "J", external: true, bowtie)
-    try expectStored(edited, as: "R", external: true, bowtie)
+    try expectStored(added, as: "J", external: true, bowties)
+    try expectStored(edited, as: "R", external: true, bowties)
     // Drawn from its file, upright, with no warning.
-    let shown = try bowtie("show", "J", "--image", "always", environment: ["COLUMNS": "100"])
+    let shown = try bowties("show", "J", "--image", "always", environment: ["COLUMNS": "100"])
     #expect(shown.status == 0 && shown.stderr.isEmpty, "\(shown.stderr)")
     #expect(shown.stdout.contains("▀"))
   }
@@ -226,43 +223,43 @@ struct JPEGStorageTests {
     "backup then restore gives back JPEG photos, inline and in files, byte for byte; doctor: healthy"
   )
   func backupAndRestore() throws {
-    let bowtie = Bowtie()
-    defer { bowtie.remove() }
-    try bowtie("list")
+    let bowties = BowtiesSandbox()
+    try bowties("list")
     let small = try Data(contentsOf: Fixtures.photo("phone.jpg"))
     let large = try testJPEG(bytes: 200_000, seed: 3)
-    try large.write(to: bowtie.folder.appendingPathComponent("large.jpg"))
-    try #require(try bowtie("edit", "R", "--photo", Fixtures.photo("phone.jpg").path).status == 0)
+    try large.write(to: bowties.folder.appendingPathComponent("large.jpg"))
+    try #require(try bowties("edit", "R", "--photo", Fixtures.photo("phone.jpg").path).status == 0)
     try #require(
-      try bowtie("add", "--name", "Large JPEG", "--key", "J", "--photo", "large.jpg").status == 0)
-    let backupPath = bowtie.folder.appendingPathComponent("backups/copy.sqlite").path
-    let backup = try bowtie("backup", backupPath)
+      try bowties("add", "--name", "Large JPEG", "--key", "J", "--photo", "large.jpg").status == 0)
+    let backupPath = bowties.folder.appendingPathComponent("backups/copy.sqlite").path
+    let backup = try bowties("backup", backupPath)
     #expect(backup.status == 0, "\(backup.stderr)")
-    try expectStored(small, as: "R", external: false, bowtie, store: backupPath)
-    try expectStored(large, as: "J", external: true, bowtie, store: backupPath)
+    try expectStored(small, as: "R", external: false, bowties, store: backupPath)
+    try expectStored(large, as: "J", external: true, bowties, store: backupPath)
 
     // The live store moves on: both photos gone, and another large JPEG in their place.
     let other = try testJPEG(bytes: 200_000, seed: 4)
-    try other.write(to: bowtie.folder.appendingPathComponent("other.jpg"))
-    #expect(try bowtie("edit", "R", "--photo", "other.jpg").status == 0)
-    #expect(try bowtie("remove", "J", "--yes").status == 0)
+    try other.write(to: bowties.folder.appendingPathComponent("other.jpg"))
+    #expect(try bowties("edit", "R", "--photo", "other.jpg").status == 0)
+    #expect(try bowties("remove", "J", "--yes").status == 0)
 
-    let restored = try bowtie("restore", backupPath, "--yes")
+    let restored = try bowties("restore", backupPath, "--yes")
     #expect(restored.status == 0, "\(restored.stderr)")
-    try expectStored(small, as: "R", external: false, bowtie)
-    try expectStored(large, as: "J", external: true, bowtie)
+    try expectStored(small, as: "R", external: false, bowties)
+    try expectStored(large, as: "J", external: true, bowties)
 
     // The live store's undo log still holds the large photo's file: restored into a store
     // that never held it, the file can only come from the backup.
-    let elsewhere = bowtie.folder.appendingPathComponent("elsewhere/BowTies.sqlite").path
-    #expect(try bowtie.run(Bowtie.binary.path, ["list", "--store", elsewhere]).status == 0)
-    let restoredElsewhere = try bowtie.run(
-      Bowtie.binary.path, ["restore", backupPath, "--yes", "--store", elsewhere])
+    let elsewhere = bowties.folder.appendingPathComponent("elsewhere/BowTies.sqlite").path
+    #expect(
+      try bowties.run(BowtiesSandbox.binary.path, ["list", "--store", elsewhere]).status == 0)
+    let restoredElsewhere = try bowties.run(
+      BowtiesSandbox.binary.path, ["restore", backupPath, "--yes", "--store", elsewhere])
     #expect(restoredElsewhere.status == 0, "\(restoredElsewhere.stderr)")
-    try expectStored(small, as: "R", external: false, bowtie, store: elsewhere)
-    try expectStored(large, as: "J", external: true, bowtie, store: elsewhere)
-    for store in [bowtie.store, elsewhere, backupPath] {
-      let doctor = try bowtie.run(Bowtie.binary.path, ["doctor", "--store", store])
+    try expectStored(small, as: "R", external: false, bowties, store: elsewhere)
+    try expectStored(large, as: "J", external: true, bowties, store: elsewhere)
+    for store in [bowties.store, elsewhere, backupPath] {
+      let doctor = try bowties.run(BowtiesSandbox.binary.path, ["doctor", "--store", store])
       #expect(doctor.status == 0, "\(doctor.stdout)\(doctor.stderr)")
       #expect(doctor.stdout.hasSuffix("\nhealthy\n"), "\(doctor.stdout)")
     }

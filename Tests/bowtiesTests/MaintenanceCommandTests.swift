@@ -9,27 +9,26 @@ struct MaintenanceCommandTests {
     testPNG(bytes: bytes)
   }
 
-  private var photoFolder: (Bowtie) -> URL {
+  private var photoFolder: (BowtiesSandbox) -> URL {
     { $0.folder.appendingPathComponent(".BowTies_SUPPORT/_EXTERNAL_DATA") }
   }
 
   @Test("doctor finds what other tools broke, repairs what it can, and says what remains")
   func doctor() throws {
-    let bowtie = Bowtie()
-    defer { bowtie.remove() }
-    try bowtie("list")
-    let healthy = try bowtie("doctor")
+    let bowties = BowtiesSandbox()
+    try bowties("list")
+    let healthy = try bowties("doctor")
     #expect(healthy.status == 0 && healthy.stdout.hasSuffix("healthy\n"), "\(healthy)")
-    try photo(bytes: 200_000).write(to: bowtie.folder.appendingPathComponent("big.png"))
-    try #require(try bowtie("edit", "B", "--photo", "big.png").status == 0)
-    try bowtie.sqlite(
+    try photo(bytes: 200_000).write(to: bowties.folder.appendingPathComponent("big.png"))
+    try #require(try bowties("edit", "B", "--photo", "big.png").status == 0)
+    try bowties.sqlite(
       """
       UPDATE bowTie SET searchKey = 'rr' WHERE searchKey = 'R';
       UPDATE bowTie SET timesWorn = timesWorn + 5 WHERE searchKey = 'G';
       UPDATE bowTie SET tintColor = x'62706c6973743030ff' WHERE searchKey = 'O';
       UPDATE bowTie SET searchKey = 'Y Y' WHERE searchKey = 'Y';
       """)
-    let photos = photoFolder(bowtie)
+    let photos = photoFolder(bowties)
     let blueFile = try #require(
       try FileManager.default.contentsOfDirectory(atPath: photos.path).first)
     try Data("changed".utf8).write(to: photos.appendingPathComponent(blueFile))
@@ -37,7 +36,7 @@ struct MaintenanceCommandTests {
     try Data("stray".utf8).write(to: photos.appendingPathComponent(stray))
     try Data("mine".utf8).write(to: photos.appendingPathComponent("notes.txt"))
 
-    let found = try bowtie("doctor", "--json")
+    let found = try bowties("doctor", "--json")
     #expect(found.status == 65)
     let report = try #require(
       JSONSerialization.jsonObject(with: Data(found.stdout.utf8)) as? [String: Any])
@@ -52,7 +51,7 @@ struct MaintenanceCommandTests {
       ], "\(kinds)")
     #expect(problems.allSatisfy { $0["repaired"] as? Bool == false })
 
-    let repaired = try bowtie("doctor", "--repair")
+    let repaired = try bowties("doctor", "--repair")
     #expect(repaired.status == 65, "\(repaired)")
     #expect(repaired.stdout.contains("repaired  orphanedPhoto  \(stray)"))
     #expect(repaired.stdout.contains("problem   orphanedPhoto  notes.txt: bowties did not write"))
@@ -63,16 +62,16 @@ struct MaintenanceCommandTests {
     #expect(FileManager.default.fileExists(atPath: photos.appendingPathComponent("notes.txt").path))
     try FileManager.default.removeItem(at: photos.appendingPathComponent("notes.txt"))
     // The repaired rows read as the other tool meant them.
-    #expect(try bowtie("show", "rr").status == 0)
-    #expect(try bowtie.sqlite("SELECT timesWorn FROM bowTie WHERE searchKey = 'G'") == "12\n")
-    try bowtie("wear", "G")
-    #expect(try bowtie.sqlite("SELECT timesWorn FROM bowTie WHERE searchKey = 'G'") == "13\n")
+    #expect(try bowties("show", "rr").status == 0)
+    #expect(try bowties.sqlite("SELECT timesWorn FROM bowTie WHERE searchKey = 'G'") == "12\n")
+    try bowties("wear", "G")
+    #expect(try bowties.sqlite("SELECT timesWorn FROM bowTie WHERE searchKey = 'G'") == "13\n")
 
     // What doctor cannot fix, the user can.
-    try bowtie("edit", "O", "--color", "orange")
-    try bowtie("edit", "B", "--no-photo")
-    try bowtie("edit", "Yellow Bow Tie", "--key", "Y")
-    let fixed = try bowtie("doctor")
+    try bowties("edit", "O", "--color", "orange")
+    try bowties("edit", "B", "--no-photo")
+    try bowties("edit", "Yellow Bow Tie", "--key", "Y")
+    let fixed = try bowties("doctor")
     #expect(fixed.status == 0 && fixed.stdout.hasSuffix("healthy\n"), "\(fixed)")
   }
 
@@ -81,121 +80,117 @@ struct MaintenanceCommandTests {
   /// columns, which doctor finds and --repair recomputes.
   @Test("a store with search columns from before NFC: doctor --repair makes Hangul findable")
   func decomposedSearchColumns() throws {
-    let bowtie = Bowtie()
-    defer { bowtie.remove() }
+    let bowties = BowtiesSandbox()
     let jamoName = "\u{1100}\u{1161}\u{1107}\u{1161}\u{11BC} Tie"  // 가방 Tie, decomposed
     let jamoKey = "\u{1100}\u{1161}"  // 가, decomposed
-    try #require(try bowtie("add", "--name", jamoName, "--key", jamoKey).status == 0)
+    try #require(try bowties("add", "--name", jamoName, "--key", jamoKey).status == 0)
     // What the folding wrote before: the jamo as they came, the name lowercased.
-    try bowtie.sqlite(
+    try bowties.sqlite(
       """
       UPDATE bowTie SET canonicalKey = '\(jamoKey)', canonicalName = '\(jamoName.lowercased())'
       WHERE searchKey = '\(jamoKey)';
       """)
-    #expect(try bowtie("show", "\u{AC00}").status == 1)
-    let found = try bowtie("doctor")
+    #expect(try bowties("show", "\u{AC00}").status == 1)
+    let found = try bowties("doctor")
     #expect(found.status == 65 && found.stdout.contains("invalidRow  \(jamoName)"), "\(found)")
-    #expect(try bowtie("doctor", "--repair").status == 0)
-    #expect(try bowtie("show", "\u{AC00}").stdout.hasPrefix(jamoName))
-    #expect(try bowtie("show", "\u{AC00}\u{BC29}").stdout.hasPrefix(jamoName))
+    #expect(try bowties("doctor", "--repair").status == 0)
+    #expect(try bowties("show", "\u{AC00}").stdout.hasPrefix(jamoName))
+    #expect(try bowties("show", "\u{AC00}\u{BC29}").stdout.hasPrefix(jamoName))
   }
 
   @Test("doctor on a damaged, truncated or newer store reports it, exits 65, changes nothing")
   func doctorOnDamage() throws {
-    let bowtie = Bowtie()
-    defer { bowtie.remove() }
-    try bowtie("list")
-    try bowtie.sqlite("INSERT INTO grdb_migrations VALUES ('v99: from the future')")
-    let newer = try Data(contentsOf: URL(fileURLWithPath: bowtie.store))
-    let future = try bowtie("doctor", "--repair")
+    let bowties = BowtiesSandbox()
+    try bowties("list")
+    try bowties.sqlite("INSERT INTO grdb_migrations VALUES ('v99: from the future')")
+    let newer = try Data(contentsOf: URL(fileURLWithPath: bowties.store))
+    let future = try bowties("doctor", "--repair")
     #expect(future.status == 65 && future.stdout.contains("written by a newer bowties"))
-    #expect(try Data(contentsOf: URL(fileURLWithPath: bowtie.store)) == newer)
+    #expect(try Data(contentsOf: URL(fileURLWithPath: bowties.store)) == newer)
 
-    try bowtie.sqlite("DELETE FROM grdb_migrations WHERE identifier LIKE 'v99%'")
-    let whole = try Data(contentsOf: URL(fileURLWithPath: bowtie.store))
-    try whole.prefix(whole.count / 2).write(to: URL(fileURLWithPath: bowtie.store))
-    let truncated = try bowtie("doctor")
+    try bowties.sqlite("DELETE FROM grdb_migrations WHERE identifier LIKE 'v99%'")
+    let whole = try Data(contentsOf: URL(fileURLWithPath: bowties.store))
+    try whole.prefix(whole.count / 2).write(to: URL(fileURLWithPath: bowties.store))
+    let truncated = try bowties("doctor")
     #expect(truncated.status == 65, "\(truncated)")
     #expect(truncated.stdout.contains("problem   integrity"), "\(truncated.stdout)")
 
-    let missing = try bowtie(
-      "doctor", "--store", bowtie.folder.appendingPathComponent("no").path, withStore: false)
+    let missing = try bowties(
+      "doctor", "--store", bowties.folder.appendingPathComponent("no").path, withStore: false)
     #expect(missing.status == 74 && missing.stderr.contains("no such file"), "\(missing)")
   }
 
   @Test("a backup taken during 100 concurrent wears restores to a store that passes doctor")
   func backupUnderLoad() throws {
-    let bowtie = Bowtie()
-    defer { bowtie.remove() }
-    try bowtie("list")
-    try photo(bytes: 150_000).write(to: bowtie.folder.appendingPathComponent("big.png"))
-    try #require(try bowtie("edit", "R", "--photo", "big.png").status == 0)
+    let bowties = BowtiesSandbox()
+    try bowties("list")
+    try photo(bytes: 150_000).write(to: bowties.folder.appendingPathComponent("big.png"))
+    try #require(try bowties("edit", "R", "--photo", "big.png").status == 0)
     let wears = (0..<100).map { _ in
       let process = Process()
-      process.executableURL = Bowtie.binary
-      process.arguments = ["wear", "I", "--store", bowtie.store]
-      process.environment = ["BOWTIES_BUSY_TIMEOUT": "60", "HOME": bowtie.folder.path]
+      process.executableURL = BowtiesSandbox.binary
+      process.arguments = ["wear", "I", "--store", bowties.store]
+      process.environment = ["BOWTIES_BUSY_TIMEOUT": "60", "HOME": bowties.folder.path]
       process.standardOutput = FileHandle.nullDevice
       process.standardError = FileHandle.nullDevice
       return process
     }
     for process in wears.prefix(50) { try process.run() }
-    let backupPath = bowtie.folder.appendingPathComponent("backups/copy.sqlite").path
-    let backup = try bowtie("backup", backupPath)
+    let backupPath = bowties.folder.appendingPathComponent("backups/copy.sqlite").path
+    let backup = try bowties("backup", backupPath)
     for process in wears.suffix(50) { try process.run() }
     for process in wears { process.waitUntilExit() }
     #expect(backup.status == 0, "\(backup)")
     #expect(wears.allSatisfy { $0.terminationStatus == 0 })
-    #expect(try bowtie.sqlite("SELECT count(*) FROM wearEvent") == "\(100 + 6)\n", "and 6 seeded")
+    #expect(try bowties.sqlite("SELECT count(*) FROM wearEvent") == "\(100 + 6)\n", "and 6 seeded")
 
     // The copy is a store in its own right, and sound.
-    let copyCheck = try bowtie("doctor", "--store", backupPath, withStore: false)
+    let copyCheck = try bowties("doctor", "--store", backupPath, withStore: false)
     #expect(copyCheck.status == 0, "\(copyCheck)")
-    let copied = try bowtie.run("/usr/bin/sqlite3", [backupPath, "SELECT count(*) FROM wearEvent"])
+    let copied = try bowties.run(
+      "/usr/bin/sqlite3", [backupPath, "SELECT count(*) FROM wearEvent"])
     let copiedWears = Int(copied.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
     #expect((6...106).contains(copiedWears))
 
     // Restored over the live store: the backup's inventory, healthy, photo included.
-    let restored = try bowtie("restore", backupPath, "--yes")
+    let restored = try bowties("restore", backupPath, "--yes")
     #expect(restored.status == 0, "\(restored)")
-    #expect(try bowtie.sqlite("SELECT count(*) FROM wearEvent") == "\(copiedWears)\n")
-    #expect(try bowtie("doctor").status == 0)
-    let photoOut = bowtie.folder.appendingPathComponent("out.png").path
-    #expect(try bowtie("photo", "R", "--output", photoOut).status == 0)
+    #expect(try bowties.sqlite("SELECT count(*) FROM wearEvent") == "\(copiedWears)\n")
+    #expect(try bowties("doctor").status == 0)
+    let photoOut = bowties.folder.appendingPathComponent("out.png").path
+    #expect(try bowties("photo", "R", "--output", photoOut).status == 0)
     #expect(try Data(contentsOf: URL(fileURLWithPath: photoOut)) == photo(bytes: 150_000))
 
     // A second backup to the same path is refused; nothing is overwritten.
-    let again = try bowtie("backup", backupPath)
+    let again = try bowties("backup", backupPath)
     #expect(again.status == 73 && again.stderr.contains("already exists"))
   }
 
   @Test("restore asks for --yes without a terminal, and refuses a damaged backup")
   func restoreRefusals() throws {
-    let bowtie = Bowtie()
-    defer { bowtie.remove() }
-    try bowtie("list")
-    let before = try bowtie.sqlite(".dump")
-    let noYes = try bowtie("restore", "elsewhere.sqlite")
+    let bowties = BowtiesSandbox()
+    try bowties("list")
+    let before = try bowties.sqlite(".dump")
+    let noYes = try bowties("restore", "elsewhere.sqlite")
     #expect(noYes.status == 64 && noYes.stderr.contains("--yes"))
-    let damaged = bowtie.folder.appendingPathComponent("damaged.sqlite")
+    let damaged = bowties.folder.appendingPathComponent("damaged.sqlite")
     try Data(repeating: 0x42, count: 8192).write(to: damaged)
-    let refused = try bowtie("restore", damaged.path, "--yes")
+    let refused = try bowties("restore", damaged.path, "--yes")
     #expect(refused.status == 66 && refused.stderr.contains("not a usable bowties backup"))
-    let missing = try bowtie("restore", "nowhere.sqlite", "--yes")
+    let missing = try bowties("restore", "nowhere.sqlite", "--yes")
     #expect(missing.status == 66, "\(missing)")
-    #expect(try bowtie.sqlite(".dump") == before)
+    #expect(try bowties.sqlite(".dump") == before)
   }
 
   @Test("a backup from an older bowties restores, migrated in a copy; the backup stays as it was")
   func restoreOlderBackup() throws {
-    let bowtie = Bowtie()
-    defer { bowtie.remove() }
-    try bowtie("wear", "R")
-    try bowtie("rate", "B", "2")
-    let old = bowtie.folder.appendingPathComponent("old.sqlite").path
-    #expect(try bowtie("backup", old).status == 0)
+    let bowties = BowtiesSandbox()
+    try bowties("wear", "R")
+    try bowties("rate", "B", "2")
+    let old = bowties.folder.appendingPathComponent("old.sqlite").path
+    #expect(try bowties("backup", old).status == 0)
     // What bowties wrote before undo entries said who made them.
-    let older = try bowtie.run(
+    let older = try bowties.run(
       "/usr/bin/sqlite3",
       [
         old,
@@ -206,14 +201,14 @@ struct MaintenanceCommandTests {
       ])
     try #require(older.status == 0, "\(older.stderr)")
     let bytes = try Data(contentsOf: URL(fileURLWithPath: old))
-    try bowtie("wear", "G")
-    let restored = try bowtie("restore", old, "--yes")
+    try bowties("wear", "G")
+    let restored = try bowties("restore", old, "--yes")
     #expect(restored.status == 0, "\(restored.stderr)")
     #expect(try Data(contentsOf: URL(fileURLWithPath: old)) == bytes)
-    #expect(try bowtie.sqlite("SELECT count(*) FROM undoEntry WHERE madeBy = ''") == "2\n")
-    #expect(try bowtie("doctor").status == 0)
+    #expect(try bowties.sqlite("SELECT count(*) FROM undoEntry WHERE madeBy = ''") == "2\n")
+    #expect(try bowties("doctor").status == 0)
     // An entry from before anyone was recorded is anyone's to take back.
-    let undone = try bowtie("undo")
+    let undone = try bowties("undo")
     #expect(undone.status == 0 && undone.stdout.contains("Blue"), "\(undone)")
   }
 }

@@ -12,11 +12,11 @@ import Testing
   .enabled(if: MultiHostLab.unavailableReason == nil, MultiHostLab.skipComment))
 struct MultiHostTests {
   let lab: MultiHostLab
-  let bowtie: Bowtie
+  let bowties: BowtiesSandbox
 
   init() throws {
     lab = try MultiHostLab.shared.get()
-    bowtie = Bowtie()
+    bowties = BowtiesSandbox()
   }
 
   var server: PostgresTestServer { lab.server }
@@ -24,7 +24,6 @@ struct MultiHostTests {
 
   @Test("2 × 50 wears of one tie from two hosts at once add exactly 100, with 100 events")
   func concurrentWears() throws {
-    defer { bowtie.remove() }
     let store = try makeStore()
     let before = try tie("B", store)
     let eventsBefore = try events("B", store)
@@ -50,7 +49,6 @@ struct MultiHostTests {
 
   @Test("2 × 25 favorite --toggle of one tie from two hosts at once leave the flag as it was")
   func concurrentToggles() throws {
-    defer { bowtie.remove() }
     let store = try makeStore()
     let before = try tie("Y", store).isFavorite
     let failures = Mutex<[String]>([])
@@ -80,7 +78,6 @@ struct MultiHostTests {
     "interleaved rates from two hosts leave one host's last value; the fields each edits meanwhile keep its last"
   )
   func interleavedRates() throws {
-    defer { bowtie.remove() }
     let store = try makeStore()
     // Each host rates with values of its own, none of them the tie's rating now, so that
     // the final rating tells whose write came last.
@@ -148,7 +145,6 @@ struct MultiHostTests {
     "a client's link cut mid-command: it fails within its timeout with one line and 74 or 75, nothing is half-written, and the other host keeps working",
     arguments: Flight.allCases)
   func cutLink(_ flight: Flight) throws {
-    defer { bowtie.remove() }
     let store = try makeStore(connectTimeout: Self.connectTimeout)
     let cutHost = network.clients[0]
     let red = try tie("R", store)
@@ -166,7 +162,7 @@ struct MultiHostTests {
         let held = try server.superuser(
           "BEGIN; SELECT 1 FROM bowTie WHERE searchKey = 'R' FOR UPDATE;"
             + " SELECT pg_sleep(\(Self.lockHeld)); COMMIT", database: store.database)
-        return Bowtie.Result(status: 0, stdout: held, stderr: "")
+        return BowtiesSandbox.Result(status: 0, stdout: held, stderr: "")
       }
       try poll("the lock is taken", seconds: 10) {
         try sql(
@@ -233,7 +229,6 @@ struct MultiHostTests {
     "kill -9 of the server during a 100,000-tie seed: after a restart the store holds all of it or none, and doctor is healthy"
   )
   func killDuringSeed() throws {
-    defer { bowtie.remove() }
     let store = try makeStore()
     let ties = try count("bowTie", store)
     let file = try #require(Self.seedFile)
@@ -282,7 +277,6 @@ struct MultiHostTests {
 
   @Test("the server restarted between two commands: the next command works")
   func restartBetweenCommands() throws {
-    defer { bowtie.remove() }
     let store = try makeStore()
     let red = try tie("R", store)
     let first = client(0, ["wear", "R"], store)
@@ -322,14 +316,15 @@ struct MultiHostTests {
 
   /// Runs `bowties ARGS --store STORE` on client host `host` (0 or 1): killed if it runs
   /// for a minute, so that no hang stops the suite.
-  func client(_ host: Int, _ arguments: [String], _ store: Store) -> Bowtie.Result {
+  func client(_ host: Int, _ arguments: [String], _ store: Store) -> BowtiesSandbox.Result {
     let command =
-      ["-k", "5", "60"] + network.clients[host].commandPrefix + [Bowtie.binary.path] + arguments
+      ["-k", "5", "60"] + network.clients[host].commandPrefix + [BowtiesSandbox.binary.path]
+      + arguments
       + ["--store", store.uri]
     do {
-      return try bowtie.run("/usr/bin/timeout", command)
+      return try bowties.run("/usr/bin/timeout", command)
     } catch {
-      return Bowtie.Result(status: -1, stdout: "", stderr: "cannot run: \(error)")
+      return BowtiesSandbox.Result(status: -1, stdout: "", stderr: "cannot run: \(error)")
     }
   }
 
@@ -348,7 +343,7 @@ struct MultiHostTests {
   }
 
   /// The tie a command printed with `--json`.
-  static func decode(_ result: Bowtie.Result) throws -> Tie {
+  static func decode(_ result: BowtiesSandbox.Result) throws -> Tie {
     try JSONDecoder().decode(Tie.self, from: Data(result.stdout.utf8))
   }
 
@@ -448,16 +443,16 @@ final class MultiHostLab: Sendable {
 
 /// A command running on a thread of its own, and when it ended.
 final class Running: Sendable {
-  private let outcome = Mutex<(Bowtie.Result, ContinuousClock.Instant)?>(nil)
+  private let outcome = Mutex<(BowtiesSandbox.Result, ContinuousClock.Instant)?>(nil)
   private let done = DispatchSemaphore(value: 0)
 
-  init(_ body: @escaping @Sendable () throws -> Bowtie.Result) {
+  init(_ body: @escaping @Sendable () throws -> BowtiesSandbox.Result) {
     Thread.detachNewThread { [self] in
-      let result: Bowtie.Result
+      let result: BowtiesSandbox.Result
       do {
         result = try body()
       } catch {
-        result = Bowtie.Result(status: -1, stdout: "", stderr: "\(error)")
+        result = BowtiesSandbox.Result(status: -1, stdout: "", stderr: "\(error)")
       }
       outcome.withLock { $0 = (result, ContinuousClock.now) }
       done.signal()
@@ -467,7 +462,7 @@ final class Running: Sendable {
   var isRunning: Bool { outcome.withLock { $0 == nil } }
 
   /// Its result and when it ended; nil if it has not ended within `seconds`.
-  func wait(seconds: Double) -> (Bowtie.Result, ContinuousClock.Instant)? {
+  func wait(seconds: Double) -> (BowtiesSandbox.Result, ContinuousClock.Instant)? {
     guard done.wait(timeout: .now() + seconds) == .success else { return nil }
     done.signal()
     return outcome.withLock { $0 }

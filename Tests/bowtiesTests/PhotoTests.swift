@@ -38,10 +38,9 @@ struct PhotoTests {
     "each sample tie in truecolor half-blocks at 100 columns, as checked in",
     arguments: ["red", "orange", "yellow", "green", "blue", "indigo", "violet"])
   func samples(color: String) throws {
-    let bowtie = Bowtie()
-    defer { bowtie.remove() }
+    let bowties = BowtiesSandbox()
     let key = color.prefix(1).uppercased()
-    let result = try bowtie("show", key, "--image", "always", environment: ["COLUMNS": "100"])
+    let result = try bowties("show", key, "--image", "always", environment: ["COLUMNS": "100"])
     #expect(result.status == 0)
     #expect(!result.stderr.contains("warning"))
     let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false)
@@ -54,9 +53,8 @@ struct PhotoTests {
 
   @Test("narrow: the photo above the details; 256 colors when asked")
   func narrowAnd256() throws {
-    let bowtie = Bowtie()
-    defer { bowtie.remove() }
-    let narrow = try bowtie("show", "R", "--image", "always", environment: ["COLUMNS": "40"])
+    let bowties = BowtiesSandbox()
+    let narrow = try bowties("show", "R", "--image", "always", environment: ["COLUMNS": "40"])
     #expect(narrow.status == 0)
     #expect(
       narrow.stdout.hasSuffix(
@@ -68,7 +66,7 @@ struct PhotoTests {
     #expect(rows[rows.count - 10] == "Red Bow Tie")
     try expectGolden(narrow.stdout, "show-red-narrow.ansi")
 
-    let palette = try bowtie(
+    let palette = try bowties(
       "show", "R", "--image", "always",
       environment: ["COLUMNS": "100", "BOWTIES_IMAGE_PROTOCOL": "halfblocks-256"])
     #expect(palette.status == 0)
@@ -79,29 +77,27 @@ struct PhotoTests {
 
   @Test("no photo into a pipe by default, nor with --image never; --json ignores --image")
   func whenNot() throws {
-    let bowtie = Bowtie()
-    defer { bowtie.remove() }
-    let plain = try bowtie("show", "R")
+    let bowties = BowtiesSandbox()
+    let plain = try bowties("show", "R")
     #expect(plain.stdout.hasPrefix(Self.details))
     #expect(!plain.stdout.contains("\u{1B}"))
-    #expect(try bowtie("show", "R", "--image", "never").stdout == plain.stdout)
-    #expect(try bowtie("show", "R", "--image", "auto").stdout == plain.stdout)
-    let json = try bowtie("show", "R", "--json")
-    #expect(try bowtie("show", "R", "--json", "--image", "always").stdout == json.stdout)
+    #expect(try bowties("show", "R", "--image", "never").stdout == plain.stdout)
+    #expect(try bowties("show", "R", "--image", "auto").stdout == plain.stdout)
+    let json = try bowties("show", "R", "--json")
+    #expect(try bowties("show", "R", "--json", "--image", "always").stdout == json.stdout)
     // --image always draws whatever NO_COLOR says: it was asked for.
-    let always = try bowtie("show", "R", "--image", "always", environment: ["NO_COLOR": "1"])
+    let always = try bowties("show", "R", "--image", "always", environment: ["NO_COLOR": "1"])
     #expect(always.stdout.contains("▀"))
-    let bad = try bowtie("show", "R", "--image", "sometimes")
+    let bad = try bowties("show", "R", "--image", "sometimes")
     #expect(bad.status == 65)
   }
 
   @Test("the kitty, iTerm2 and sixel encodings reach stdout when asked for by name")
   func protocols() throws {
-    let bowtie = Bowtie()
-    defer { bowtie.remove() }
-    try bowtie("show", "R")
+    let bowties = BowtiesSandbox()
+    try bowties("show", "R")
     func show(_ name: String) throws -> String {
-      let result = try bowtie(
+      let result = try bowties(
         "show", "R", "--image", "always",
         environment: ["COLUMNS": "100", "BOWTIES_IMAGE_PROTOCOL": name])
       #expect(result.status == 0 && result.stderr.isEmpty, "\(result.stderr)")
@@ -116,7 +112,7 @@ struct PhotoTests {
     let sixel = try show("sixel")
     #expect(sixel.contains("\u{1B}P0;1;0q\"1;1;"))
     #expect(sixel.contains("\u{1B}\\\u{1B}8"))
-    let unknown = try bowtie(
+    let unknown = try bowties(
       "show", "R", "--image", "always",
       environment: ["COLUMNS": "100", "BOWTIES_IMAGE_PROTOCOL": "braille"])
     #expect(unknown.status == 0)
@@ -127,8 +123,7 @@ struct PhotoTests {
 
   @Test("a photo stored in its own file is drawn from that file; a missing one is a warning")
   func externalPhoto() throws {
-    let bowtie = Bowtie()
-    defer { bowtie.remove() }
+    let bowties = BowtiesSandbox()
     // Noise does not compress: 256×256 opaque pixels make a PNG well over 128 KiB.
     var generator: UInt64 = 0x0B0E_7135
     var noise = RGBAImage(width: 256, height: 256, filledWith: RGBA(0, 0, 0, 255))
@@ -143,15 +138,15 @@ struct PhotoTests {
     }
     let png = try PNG.encode(noise)
     #expect(png.count > 128 * 1024)
-    let file = bowtie.folder.appendingPathComponent("noise.png")
+    let file = bowties.folder.appendingPathComponent("noise.png")
     try png.write(to: file)
     #expect(
-      try bowtie("add", "--name", "Noise Bow Tie", "--key", "N", "--photo", file.path).status == 0)
-    let external = bowtie.folder.appendingPathComponent(".BowTies_SUPPORT/_EXTERNAL_DATA")
+      try bowties("add", "--name", "Noise Bow Tie", "--key", "N", "--photo", file.path).status == 0)
+    let external = bowties.folder.appendingPathComponent(".BowTies_SUPPORT/_EXTERNAL_DATA")
     let files = try FileManager.default.contentsOfDirectory(atPath: external.path)
     #expect(files.count == 1)
 
-    let shown = try bowtie("show", "N", "--image", "always", environment: ["COLUMNS": "100"])
+    let shown = try bowties("show", "N", "--image", "always", environment: ["COLUMNS": "100"])
     #expect(shown.status == 0)
     #expect(shown.stderr.isEmpty)
     // A square photo, height-limited: 48 columns by 24 rows, each row what the renderer
@@ -168,7 +163,7 @@ struct PhotoTests {
     #expect(png.count == 230_530)
 
     try FileManager.default.removeItem(at: external.appendingPathComponent(files[0]))
-    let missing = try bowtie("show", "N", "--image", "always", environment: ["COLUMNS": "100"])
+    let missing = try bowties("show", "N", "--image", "always", environment: ["COLUMNS": "100"])
     #expect(missing.status == 0)
     #expect(missing.stdout.hasPrefix("Noise Bow Tie\n  Key         N\n"))
     #expect(!missing.stdout.contains("\u{1B}"))
@@ -182,8 +177,7 @@ struct PhotoTests {
     "a corrupt PNG is refused on its way in (66); written into the store by another tool, it is a one-line warning at show, exit 0",
     arguments: ["garbage", "truncated", "bad CRC"])
   func corruptPhoto(kind: String) throws {
-    let bowtie = Bowtie()
-    defer { bowtie.remove() }
+    let bowties = BowtiesSandbox()
     let good = try Data(
       contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(
@@ -201,21 +195,21 @@ struct PhotoTests {
       let length = bad[(idat.lowerBound - 4)..<idat.lowerBound].reduce(0) { $0 << 8 | Int($1) }
       bad[idat.upperBound + length] ^= 0xFF
     }
-    let file = bowtie.folder.appendingPathComponent("bad.png")
+    let file = bowties.folder.appendingPathComponent("bad.png")
     try bad.write(to: file)
-    try bowtie("show", "R")
-    let refused = try bowtie("edit", "R", "--photo", file.path)
+    try bowties("show", "R")
+    let refused = try bowties("edit", "R", "--photo", file.path)
     #expect(refused.status == 66)
     #expect(
       refused.stderr.hasPrefix("bowties: cannot read \(file.path): not a readable PNG image ("))
     #expect(refused.stderr.split(separator: "\n").count == 1)
     #expect(
-      try bowtie("show", "R").stdout.contains("Photo       PNG 128×128, 10.8 KB"), "unchanged")
-    try bowtie.sqlite(
+      try bowties("show", "R").stdout.contains("Photo       PNG 128×128, 10.8 KB"), "unchanged")
+    try bowties.sqlite(
       "UPDATE bowTie SET photoData = X'\(bad.map { String(format: "%02X", $0) }.joined())', "
         + "photoSize = \(bad.count), photoFormat = NULL, photoWidth = NULL, photoHeight = NULL "
         + "WHERE searchKey = 'R'")
-    let result = try bowtie("show", "R", "--image", "always", environment: ["COLUMNS": "100"])
+    let result = try bowties("show", "R", "--image", "always", environment: ["COLUMNS": "100"])
     #expect(result.status == 0)
     #expect(result.stdout == Self.details + "  Photo       \(bad.count) bytes\n")
     let warnings = result.stderr.split(separator: "\n")
@@ -228,12 +222,11 @@ struct PhotoTests {
 
   @Test("a photo that is not a PNG at all, written straight into the store, is a warning")
   func notAPNGInTheStore() throws {
-    let bowtie = Bowtie()
-    defer { bowtie.remove() }
-    try bowtie("show", "O")
-    try bowtie.sqlite(
+    let bowties = BowtiesSandbox()
+    try bowties("show", "O")
+    try bowties.sqlite(
       "UPDATE bowTie SET photoData = X'474946383961', photoSize = 6 WHERE searchKey = 'O'")
-    let result = try bowtie("show", "O", "--image", "always")
+    let result = try bowties("show", "O", "--image", "always")
     #expect(result.status == 0)
     #expect(result.stdout.hasPrefix("Orange Bow Tie\n"))
     #expect(!result.stdout.contains("\u{1B}"))

@@ -15,15 +15,14 @@ struct PostgreSQLProgramTests {
 
   @Test("--store URI, --store=URI and BOWTIES_STORE each reach bowties-postgresql")
   func handsOver() throws {
-    let bowtie = Bowtie()
-    defer { bowtie.remove() }
+    let bowties = BowtiesSandbox()
     let lines: [([String], [String: String])] = [
       (["show", "R", "--store", refused], [:]),
       (["wear", "R", "--store=\(refused)"], [:]),
       (["list", "--json"], ["BOWTIES_STORE": refused]),
     ]
     for (arguments, environment) in lines {
-      let result = try bowtie.run(Bowtie.binary.path, arguments, environment: environment)
+      let result = try bowties.run(BowtiesSandbox.binary.path, arguments, environment: environment)
       #expect(result.status == 74, "\(arguments)")
       #expect(result.stderr == refusal, "\(arguments)")
       #expect(result.stdout.isEmpty)
@@ -34,13 +33,12 @@ struct PostgreSQLProgramTests {
   /// read) goes out as every message does, and a closed stderr does not stop the command.
   @Test("a settings warning is one line on stderr, and a closed stderr ends nothing")
   func settingsWarning() throws {
-    let bowtie = Bowtie()
-    defer { bowtie.remove() }
-    let passwords = bowtie.folder.appendingPathComponent(".pgpass")
+    let bowties = BowtiesSandbox()
+    let passwords = bowties.folder.appendingPathComponent(".pgpass")
     try Data("*:*:*:*:secret\n".utf8).write(to: passwords)
     chmod(passwords.path, 0o644)
     let store = "postgresql://u@127.0.0.1:1/d?connect_timeout=2"
-    let result = try bowtie.run(Bowtie.binary.path, ["show", "R", "--store", store])
+    let result = try bowties.run(BowtiesSandbox.binary.path, ["show", "R", "--store", store])
     #expect(result.status == 74)
     #expect(
       result.stderr
@@ -48,43 +46,42 @@ struct PostgreSQLProgramTests {
         + "it; make it private with chmod 600 \(passwords.path)\n"
         + "bowties: cannot use the store \(store): cannot connect to 127.0.0.1 port 1: "
         + "connection refused\n")
-    let closed = try bowtie.run(
-      "/bin/sh", ["-c", "exec \"$0\" show R --store \"$1\" 2>&-", Bowtie.binary.path, store])
+    let closed = try bowties.run(
+      "/bin/sh",
+      ["-c", "exec \"$0\" show R --store \"$1\" 2>&-", BowtiesSandbox.binary.path, store])
     #expect(closed.status == 74)
     #expect(closed.stdout.isEmpty)
   }
 
   @Test("installed as make install lays it out: bin/bowties, libexec/bowties/bowties-postgresql")
   func installedLayout() throws {
-    let bowtie = Bowtie()
-    defer { bowtie.remove() }
-    let bowties = try place(bowtie, "bin/bowties")
+    let bowties = BowtiesSandbox()
+    let program = try place(bowties, "bin/bowties")
     try FileManager.default.createDirectory(
-      at: bowtie.folder.appendingPathComponent("libexec/bowties"),
+      at: bowties.folder.appendingPathComponent("libexec/bowties"),
       withIntermediateDirectories: true)
     try FileManager.default.createSymbolicLink(
-      at: bowtie.folder.appendingPathComponent("libexec/bowties/bowties-postgresql"),
-      withDestinationURL: Bowtie.binary.deletingLastPathComponent()
+      at: bowties.folder.appendingPathComponent("libexec/bowties/bowties-postgresql"),
+      withDestinationURL: BowtiesSandbox.binary.deletingLastPathComponent()
         .appendingPathComponent("bowties-postgresql"))
-    let result = try bowtie.run(bowties.path, ["show", "R", "--store", refused])
+    let result = try bowties.run(program.path, ["show", "R", "--store", refused])
     #expect(result.status == 74)
     #expect(result.stderr == refusal)
   }
 
   @Test("a lone bowties runs SQLite stores, and says what a server's store needs")
   func alone() throws {
-    let bowtie = Bowtie()
-    defer { bowtie.remove() }
-    let bowties = try place(bowtie, "bin/bowties")
-    let shown = try bowtie("show", "R", executable: bowties)
+    let bowties = BowtiesSandbox()
+    let program = try place(bowties, "bin/bowties")
+    let shown = try bowties("show", "R", executable: program)
     #expect(shown.status == 0)
     #expect(shown.stdout.hasPrefix("Red Bow Tie\n"))
     // A file named on the command line wins over a URI in the environment.
-    let file = try bowtie(
-      "favorite", "R", environment: ["BOWTIES_STORE": refused], executable: bowties)
+    let file = try bowties(
+      "favorite", "R", environment: ["BOWTIES_STORE": refused], executable: program)
     #expect(file.status == 0)
-    let server = try bowtie.run(bowties.path, ["show", "R", "--store", refused])
-    let folder = bowtie.folder.resolvingSymlinksInPath().path
+    let server = try bowties.run(program.path, ["show", "R", "--store", refused])
+    let folder = bowties.folder.resolvingSymlinksInPath().path
     #expect(server.status == 74)
     #expect(
       server.stderr
@@ -99,11 +96,11 @@ struct PostgreSQLProgramTests {
   /// its own: a file this test process held open for writing could be inherited by a
   /// program another test starts at that moment, and running the copy would then fail with
   /// "Text file busy".
-  private func place(_ bowtie: Bowtie, _ path: String) throws -> URL {
-    let copy = bowtie.folder.appendingPathComponent(path)
+  private func place(_ bowties: BowtiesSandbox, _ path: String) throws -> URL {
+    let copy = bowties.folder.appendingPathComponent(path)
     try FileManager.default.createDirectory(
       at: copy.deletingLastPathComponent(), withIntermediateDirectories: true)
-    let copied = try bowtie.run("/bin/cp", [Bowtie.binary.path, copy.path])
+    let copied = try bowties.run("/bin/cp", [BowtiesSandbox.binary.path, copy.path])
     #expect(copied.status == 0, "\(copied.stderr)")
     return copy
   }

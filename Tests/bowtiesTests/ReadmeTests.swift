@@ -36,15 +36,14 @@ struct ReadmeTests {
     // A README without a tour would pass: it has one, and a long one.
     #expect(commands.count >= 15, "found \(commands.count) commands in README.md's console blocks")
 
-    let bowtie = Bowtie()
-    defer { bowtie.remove() }
+    let bowties = BowtiesSandbox()
     for name in try FileManager.default.contentsOfDirectory(atPath: Self.examples.path)
     where !name.hasSuffix(".py") {
       try FileManager.default.copyItem(
         at: Self.examples.appendingPathComponent(name),
-        to: bowtie.folder.appendingPathComponent(name))
+        to: bowties.folder.appendingPathComponent(name))
     }
-    let home = bowtie.folder.path
+    let home = bowties.folder.path
 
     var lastStatus: Int32 = 0
     var printed: [[String]] = []
@@ -68,8 +67,9 @@ struct ReadmeTests {
         printed.append(command.output)
         continue
       }
-      let result = try bowtie.run(
-        Bowtie.binary.path, Array(words.dropFirst()), environment: Self.environment(home: home))
+      let result = try bowties.run(
+        BowtiesSandbox.binary.path, Array(words.dropFirst()),
+        environment: Self.environment(home: home))
       lastStatus = result.status
       let shown = (Self.lines(result.stderr) + Self.lines(result.stdout)).map {
         $0.replacingOccurrences(of: home, with: Self.shownHome)
@@ -100,10 +100,10 @@ struct ReadmeTests {
   @Test("the README's exit-status block is what bowties --help prints")
   func exitStatus() throws {
     var lines = try Self.readLines()
-    let bowtie = Bowtie()
-    defer { bowtie.remove() }
-    let help = try bowtie.run(
-      Bowtie.binary.path, ["--help"], environment: Self.environment(home: bowtie.folder.path))
+    let bowties = BowtiesSandbox()
+    let help = try bowties.run(
+      BowtiesSandbox.binary.path, ["--help"],
+      environment: Self.environment(home: bowties.folder.path))
     #expect(help.status == 0)
     let helpLines = Self.lines(help.stdout)
     guard let start = helpLines.firstIndex(where: { Self.isExitStatusHeading($0) }) else {

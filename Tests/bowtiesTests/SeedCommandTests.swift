@@ -27,85 +27,79 @@ struct SeedCommandTests {
 
   @Test("seed with no argument adds the samples once, then skips them; --replace overwrites")
   func sampleSeeds() throws {
-    let bowtie = Bowtie()
-    defer { bowtie.remove() }
-    let first = try bowtie("seed")
+    let bowties = BowtiesSandbox()
+    let first = try bowties("seed")
     #expect(first.status == 0 && first.stdout == "added 7, replaced 0, skipped 0\n")
-    #expect(try bowtie("seed").stdout == "added 0, replaced 0, skipped 7\n")
-    try bowtie("rate", "R", "1")
-    let replaced = try bowtie("seed", "--replace", "--json")
+    #expect(try bowties("seed").stdout == "added 0, replaced 0, skipped 7\n")
+    try bowties("rate", "R", "1")
+    let replaced = try bowties("seed", "--replace", "--json")
     #expect(replaced.stdout.contains("\"replaced\" : 7"))
-    #expect(try bowtie.sqlite("SELECT rating FROM bowTie WHERE searchKey = 'R'") == "4.0\n")
+    #expect(try bowties.sqlite("SELECT rating FROM bowTie WHERE searchKey = 'R'") == "4.0\n")
   }
 
   @Test("seed PLIST on a new store seeds only that plist, photos from images/ beside it")
   func customPlist() throws {
-    let bowtie = Bowtie()
-    defer { bowtie.remove() }
-    let folder = bowtie.folder.appendingPathComponent("mine")
+    let bowties = BowtiesSandbox()
+    let folder = bowties.folder.appendingPathComponent("mine")
     try FileManager.default.createDirectory(
       at: folder.appendingPathComponent("images"), withIntermediateDirectories: true)
     let photo = testPNG(bytes: 100)
     try photo.write(to: folder.appendingPathComponent("images/teal.png"))
     try plist([entry("Teal Bow Tie", "T", extra: "<key>imageName</key><string>teal</string>")])
       .write(to: folder.appendingPathComponent("ties.plist"))
-    let result = try bowtie("seed", "mine/ties.plist")
+    let result = try bowties("seed", "mine/ties.plist")
     #expect(result.status == 0 && result.stdout == "added 1, replaced 0, skipped 0\n")
-    let ties = try bowtie.listJSON()
+    let ties = try bowties.listJSON()
     #expect(ties.count == 1 && ties.first?["photoBytes"] as? Int == photo.count)
   }
 
   @Test("seed - reads standard input; binary plists work too")
   func standardInput() throws {
-    let bowtie = Bowtie()
-    defer { bowtie.remove() }
+    let bowties = BowtiesSandbox()
     let xml = plist([entry("Teal Bow Tie", "T")])
     let value = try PropertyListSerialization.propertyList(from: xml, format: nil)
     let binary = try PropertyListSerialization.data(
       fromPropertyList: value, format: .binary, options: 0)
-    let result = try bowtie("seed", "-", stdin: binary)
+    let result = try bowties("seed", "-", stdin: binary)
     #expect(result.status == 0 && result.stdout == "added 1, replaced 0, skipped 0\n", "\(result)")
   }
 
   @Test("a long seed shows a progress bar on a terminal, and never in a pipe")
   func progressBar() throws {
-    let bowtie = Bowtie()
-    defer { bowtie.remove() }
+    let bowties = BowtiesSandbox()
     let many = (0..<5_000).map { entry("Tie \($0)", "K\($0)") }
-    try plist(many).write(to: bowtie.folder.appendingPathComponent("many.plist"))
-    let command = "'\(Bowtie.binary.path)' seed many.plist --store '\(bowtie.store)'"
-    let terminal = try bowtie.run("/usr/bin/script", ["-qec", command, "/dev/null"])
+    try plist(many).write(to: bowties.folder.appendingPathComponent("many.plist"))
+    let command = "'\(BowtiesSandbox.binary.path)' seed many.plist --store '\(bowties.store)'"
+    let terminal = try bowties.run("/usr/bin/script", ["-qec", command, "/dev/null"])
     #expect(terminal.status == 0)
     #expect(terminal.stdout.contains("seeding █"), "\(terminal.stdout.prefix(300))")
     #expect(terminal.stdout.contains("added 5000, replaced 0, skipped 0"))
-    let piped = try bowtie("seed", "many.plist", "--replace")
+    let piped = try bowties("seed", "many.plist", "--replace")
     #expect(piped.stderr.isEmpty && piped.stdout == "added 0, replaced 5000, skipped 0\n")
   }
 
   @Test("a plist with one bad entry changes nothing and names it")
   func allOrNothing() throws {
-    let bowtie = Bowtie()
-    defer { bowtie.remove() }
-    try bowtie("list")
-    let before = try bowtie("list", "--json").stdout
-    let file = bowtie.folder.appendingPathComponent("bad.plist")
+    let bowties = BowtiesSandbox()
+    try bowties("list")
+    let before = try bowties("list", "--json").stdout
+    let file = bowties.folder.appendingPathComponent("bad.plist")
     try plist([entry("Teal", "T"), entry("Plum", "P"), entry("Sand", "S"), Self.greenEntry]).write(
       to: file)
-    let result = try bowtie("seed", file.path)
+    let result = try bowties("seed", file.path)
     #expect(result.status == 65)
     #expect(result.stderr == "bowties: entry 3 (Green Bow Tie): rating 7.5 is outside 0…5\n")
     #expect(result.stdout.isEmpty)
-    #expect(try bowtie("list", "--json").stdout == before)
+    #expect(try bowties("list", "--json").stdout == before)
   }
 
   @Test("a bad plist on a new store creates no store")
   func noStoreFromBadSeed() throws {
-    let bowtie = Bowtie()
-    defer { bowtie.remove() }
-    let file = bowtie.folder.appendingPathComponent("bad.plist")
+    let bowties = BowtiesSandbox()
+    let file = bowties.folder.appendingPathComponent("bad.plist")
     try plist([Self.greenEntry]).write(to: file)
-    #expect(try bowtie("seed", file.path).status == 65)
-    #expect(!FileManager.default.fileExists(atPath: bowtie.store))
+    #expect(try bowties("seed", file.path).status == 65)
+    #expect(!FileManager.default.fileExists(atPath: bowties.store))
   }
 
   /// Found by fuzzing: PropertyListSerialization crashed the process on a binary plist
@@ -134,11 +128,10 @@ struct SeedCommandTests {
       ),
     ])
   func brokenFiles(name: String, content: Data, status: Int32, message: String) throws {
-    let bowtie = Bowtie()
-    defer { bowtie.remove() }
-    try bowtie("list")
-    try content.write(to: bowtie.folder.appendingPathComponent(name))
-    let result = try bowtie("seed", name)
+    let bowties = BowtiesSandbox()
+    try bowties("list")
+    try content.write(to: bowties.folder.appendingPathComponent(name))
+    let result = try bowties("seed", name)
     #expect(result.status == status)
     #expect(result.stderr.contains(message), "\(result.stderr)")
   }
@@ -161,44 +154,41 @@ struct SeedCommandTests {
       (Data(#"( { name = "Red Bow Tie" } "#.utf8), "neither XML nor a binary plist"),
     ])
   func malformedXMLInOneLine(content: Data, reason: String) throws {
-    let bowtie = Bowtie()
-    defer { bowtie.remove() }
-    try bowtie("list")
-    try content.write(to: bowtie.folder.appendingPathComponent("bad.plist"))
-    let result = try bowtie("seed", "bad.plist")
+    let bowties = BowtiesSandbox()
+    try bowties("list")
+    try content.write(to: bowties.folder.appendingPathComponent("bad.plist"))
+    let result = try bowties("seed", "bad.plist")
     #expect(result.status == 65)
     #expect(result.stderr == "bowties: bad.plist: not a property list (\(reason))\n")
   }
 
   @Test("a missing plist, a folder, or a missing image is an input error (66)")
   func missingInputs() throws {
-    let bowtie = Bowtie()
-    defer { bowtie.remove() }
-    let missing = try bowtie("seed", "nowhere.plist")
+    let bowties = BowtiesSandbox()
+    let missing = try bowties("seed", "nowhere.plist")
     #expect(
       missing.status == 66 && missing.stderr == "bowties: cannot read nowhere.plist: no such file\n"
     )
-    #expect(try bowtie("seed", ".").status == 66)
+    #expect(try bowties("seed", ".").status == 66)
     try plist([entry("Teal", "T", extra: "<key>imageName</key><string>teal</string>")])
-      .write(to: bowtie.folder.appendingPathComponent("p.plist"))
-    let image = try bowtie("seed", "p.plist")
+      .write(to: bowties.folder.appendingPathComponent("p.plist"))
+    let image = try bowties("seed", "p.plist")
     #expect(image.status == 66)
     #expect(
       image.stderr
-        == "bowties: entry 0 (Teal): imageName: teal is not in \(bowtie.folder.path)/images/, "
+        == "bowties: entry 0 (Teal): imageName: teal is not in \(bowties.folder.path)/images/, "
         + "and no asset catalog (*.xcassets) is beside the plist; "
         + "seed with --no-photos to add the ties without their photos\n")
-    #expect(!FileManager.default.fileExists(atPath: bowtie.store))
+    #expect(!FileManager.default.fileExists(atPath: bowties.store))
   }
 
   @Test("imageName may not climb out of images/")
   func traversal() throws {
-    let bowtie = Bowtie()
-    defer { bowtie.remove() }
-    try Data("secret".utf8).write(to: bowtie.folder.appendingPathComponent("secret.png"))
+    let bowties = BowtiesSandbox()
+    try Data("secret".utf8).write(to: bowties.folder.appendingPathComponent("secret.png"))
     try plist([entry("Teal", "T", extra: "<key>imageName</key><string>../secret.png</string>")])
-      .write(to: bowtie.folder.appendingPathComponent("p.plist"))
-    let result = try bowtie("seed", "p.plist")
+      .write(to: bowties.folder.appendingPathComponent("p.plist"))
+    let result = try bowties("seed", "p.plist")
     #expect(result.status == 65)
     #expect(
       result.stderr
@@ -208,22 +198,21 @@ struct SeedCommandTests {
 
   @Test("a photo above 128 KiB is stored beside the store, once")
   func externalPhotos() throws {
-    let bowtie = Bowtie()
-    defer { bowtie.remove() }
-    let images = bowtie.folder.appendingPathComponent("images")
+    let bowties = BowtiesSandbox()
+    let images = bowties.folder.appendingPathComponent("images")
     try FileManager.default.createDirectory(at: images, withIntermediateDirectories: true)
     let big = testPNG(bytes: 200_000)
     try big.write(to: images.appendingPathComponent("big.png"))
     let image = "<key>imageName</key><string>big</string>"
     try plist([entry("Big One", "B1", extra: image), entry("Big Two", "B2", extra: image)])
-      .write(to: bowtie.folder.appendingPathComponent("big.plist"))
-    #expect(try bowtie("seed", "big.plist").status == 0)
-    let external = bowtie.folder.appendingPathComponent(".BowTies_SUPPORT/_EXTERNAL_DATA")
+      .write(to: bowties.folder.appendingPathComponent("big.plist"))
+    #expect(try bowties("seed", "big.plist").status == 0)
+    let external = bowties.folder.appendingPathComponent(".BowTies_SUPPORT/_EXTERNAL_DATA")
     let files = try FileManager.default.contentsOfDirectory(atPath: external.path)
     #expect(files.count == 1)
-    #expect(try bowtie("show", "B1", "--json").stdout.contains("\"photoBytes\" : 200000"))
+    #expect(try bowties("show", "B1", "--json").stdout.contains("\"photoBytes\" : 200000"))
     try FileManager.default.removeItem(at: external.appendingPathComponent(files[0]))
-    let shown = try bowtie("show", "B2")
+    let shown = try bowties("show", "B2")
     #expect(shown.status == 0)
     #expect(shown.stderr.contains("bowties: warning: Big Two: photo file"))
     #expect(shown.stderr.contains("is missing"))

@@ -15,9 +15,8 @@ struct SharedStoreTests {
   @Test("a tie locked by another client past BOWTIES_BUSY_TIMEOUT: 75, one line, nothing written")
   func busy() throws {
     let database = try server.makeDatabase()
-    let bowtie = Bowtie()
-    defer { bowtie.remove() }
-    #expect(try bowtie(["list"], store: database.uri).status == 0)
+    let bowties = BowtiesSandbox()
+    #expect(try bowties(["list"], store: database.uri).status == 0)
     // Another client holds the red tie's row for 4 seconds.
     let holder = Process()
     holder.executableURL = URL(fileURLWithPath: "/usr/bin/psql")
@@ -40,39 +39,38 @@ struct SharedStoreTests {
     }
     try #require(locked)
     let start = Date()
-    let blocked = try bowtie(
+    let blocked = try bowties(
       ["wear", "R"], store: database.uri, environment: ["BOWTIES_BUSY_TIMEOUT": "1"])
     let waited = Date().timeIntervalSince(start)
     #expect(blocked.status == 75, "\(blocked)")
     #expect(blocked.stderr.split(separator: "\n").count == 1, "\(blocked.stderr)")
     #expect(waited < 3.5, "waited \(waited) s")
     // Another tie is not held up.
-    #expect(try bowtie(["wear", "B"], store: database.uri).status == 0)
+    #expect(try bowties(["wear", "B"], store: database.uri).status == 0)
     holder.waitUntilExit()
-    let red = try bowtie(["show", "R", "--json"], store: database.uri).stdout
+    let red = try bowties(["show", "R", "--json"], store: database.uri).stdout
     #expect(red.contains("\"timesWorn\" : 10"), "\(red)")
-    #expect(try bowtie(["wear", "R"], store: database.uri).status == 0)
+    #expect(try bowties(["wear", "R"], store: database.uri).status == 0)
   }
 
   @Test("remove racing wear on one tie: one wins, the other says no tie matches, doctor healthy")
   func removeRacingWear() throws {
     let database = try server.makeDatabase()
-    let bowtie = Bowtie()
-    defer { bowtie.remove() }
+    let bowties = BowtiesSandbox()
     var outcomes: [Int32: Int] = [:]
     for round in 0..<12 {
       let key = "K\(round)"
       try #require(
-        try bowtie(["add", "--name", "Tie \(round)", "--key", key], store: database.uri)
+        try bowties(["add", "--name", "Tie \(round)", "--key", key], store: database.uri)
           .status == 0)
-      let results = Mutex<[[String]: Bowtie.Result]>([:])
+      let results = Mutex<[[String]: BowtiesSandbox.Result]>([:])
       DispatchQueue.concurrentPerform(iterations: 2) { side in
         let command = side == 0 ? ["remove", key, "--yes"] : ["wear", key]
         // Starting the wear a little later each round moves the race's winner.
         if side == 1 { usleep(UInt32(round % 6) * 15_000) }
         let result =
-          (try? bowtie(command, store: database.uri))
-          ?? Bowtie.Result(status: -1, stdout: "", stderr: "did not run")
+          (try? bowties(command, store: database.uri))
+          ?? BowtiesSandbox.Result(status: -1, stdout: "", stderr: "did not run")
         results.withLock { $0[command] = result }
       }
       let removed = results.withLock { $0[["remove", key, "--yes"]] }
@@ -87,50 +85,48 @@ struct SharedStoreTests {
     }
     #expect(outcomes.values.reduce(0, +) == 12)
     print("remove racing wear: the wear won \(outcomes[0] ?? 0) of 12 rounds")
-    let doctor = try bowtie(["doctor"], store: database.uri)
+    let doctor = try bowties(["doctor"], store: database.uri)
     #expect(doctor.status == 0, "\(doctor)")
-    let history = try bowtie(["history", "--json"], store: database.uri).stdout
+    let history = try bowties(["history", "--json"], store: database.uri).stdout
     #expect(!history.contains("Tie "), "a removed tie's wears went with it")
   }
 
   @Test("TLS through the shipped binary: verify-full with the right authority, 74 with another")
   func tls() throws {
     let database = try server.makeDatabase()
-    let bowtie = Bowtie()
-    defer { bowtie.remove() }
+    let bowties = BowtiesSandbox()
     let base = database.uri.replacingOccurrences(of: "?sslmode=disable", with: "")
-    let checked = try bowtie(
+    let checked = try bowties(
       ["wear", "R"],
       store: base + "?sslmode=verify-full&sslrootcert=\(server.authority.path)")
     #expect(checked.status == 0, "\(checked.stderr)")
-    let wrong = try bowtie(
+    let wrong = try bowties(
       ["wear", "R"],
       store: base + "?sslmode=verify-full&sslrootcert=\(server.otherAuthority.path)")
     #expect(wrong.status == 74, "\(wrong)")
     #expect(wrong.stderr.split(separator: "\n").count == 1 && wrong.stderr.contains("TLS"))
     #expect(!wrong.stderr.contains(database.password))
-    let red = try bowtie(["show", "R", "--json"], store: database.uri).stdout
+    let red = try bowties(["show", "R", "--json"], store: database.uri).stdout
     #expect(red.contains("\"timesWorn\" : 11"), "\(red)")
   }
 
   @Test("doctor finds a photo another client damaged in the photo table, and names the tie")
   func damagedPhoto() throws {
     let database = try server.makeDatabase()
-    let bowtie = Bowtie()
-    defer { bowtie.remove() }
-    let large = bowtie.folder.appendingPathComponent("large.png")
+    let bowties = BowtiesSandbox()
+    let large = bowties.folder.appendingPathComponent("large.png")
     try testPNG(bytes: 200_000, seed: 3).write(to: large)
     #expect(
-      try bowtie(["add", "--name", "Paisley", "--photo", large.path], store: database.uri)
+      try bowties(["add", "--name", "Paisley", "--photo", large.path], store: database.uri)
         .status == 0)
-    #expect(try bowtie(["doctor"], store: database.uri).status == 0)
+    #expect(try bowties(["doctor"], store: database.uri).status == 0)
     try server.psql(
       "UPDATE photo SET data = 'not a photo'::bytea", user: database.role,
       password: database.password, database: database.role)
-    let doctor = try bowtie(["doctor"], store: database.uri)
+    let doctor = try bowties(["doctor"], store: database.uri)
     #expect(doctor.status != 0, "\(doctor)")
     #expect(doctor.stdout.contains("Paisley"), "\(doctor.stdout)")
-    let show = try bowtie(["photo", "Paisley", "--output", "-"], store: database.uri)
+    let show = try bowties(["photo", "Paisley", "--output", "-"], store: database.uri)
     #expect(show.status != 0 && show.stdout.isEmpty, "\(show.stderr)")
   }
 }

@@ -64,36 +64,33 @@ struct StandardOutputTests {
 
   @Test("a full disk: exit 73 and one line on stderr", arguments: commands)
   func fullDisk(_ command: Command) throws {
-    let bowtie = try prepared(for: command)
-    defer { bowtie.remove() }
-    let result = try run(command, in: bowtie, stdout: .fullDisk)
+    let bowties = try prepared(for: command)
+    let result = try run(command, in: bowties, stdout: .fullDisk)
     #expect(result.status == 73 && result.reason == .exit, "\(result)")
     #expect(result.stderr == "bowties: cannot write standard output: no space left on device\n")
   }
 
   @Test("a closed pipe: ended by SIGPIPE as cat is, quietly, the store closed", arguments: commands)
   func closedPipe(_ command: Command) throws {
-    let bowtie = try prepared(for: command)
-    defer { bowtie.remove() }
-    let result = try run(command, in: bowtie, stdout: .closedPipe)
-    let cat = try run(["/bin/cat", "/etc/passwd"], in: bowtie, stdout: .closedPipe)
+    let bowties = try prepared(for: command)
+    let result = try run(command, in: bowties, stdout: .closedPipe)
+    let cat = try run(["/bin/cat", "/etc/passwd"], in: bowties, stdout: .closedPipe)
     #expect(cat.reason == .uncaughtSignal && cat.status == SIGPIPE)
     #expect(result.reason == cat.reason && result.status == cat.status, "\(result)")
     #expect(result.stderr == "")
     // The store was closed before the end, as after any failure: SQLite's log is gone.
-    #expect(!FileManager.default.fileExists(atPath: bowtie.store + "-wal"))
+    #expect(!FileManager.default.fileExists(atPath: bowties.store + "-wal"))
   }
 
   /// What a shell shows: `bowties list | head -n 1` ends as `yes | head -n 1` does (as `cat`
   /// would, with more lines than a pipe holds), 141 in PIPESTATUS.
   @Test("under a shell, a closed pipe's status is cat's: 141")
   func shellStatus() throws {
-    let bowtie = Bowtie()
-    defer { bowtie.remove() }
-    try bowtie("seed")
+    let bowties = BowtiesSandbox()
+    try bowties("seed")
     // A hundred thousand ties' lines overflow any pipe buffer, so the write that meets the
     // closed pipe comes before the end whenever head closes it.
-    try bowtie.sqlite(
+    try bowties.sqlite(
       """
       WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 99999)
       INSERT INTO bowTie (id, name, canonicalName, searchKey, canonicalKey, rating, timesWorn,
@@ -106,11 +103,11 @@ struct StandardOutputTests {
       yes | head -n 1 >/dev/null; echo "${PIPESTATUS[0]}"
       """
     for arguments in [["list"], ["list", "--json"], ["export", "--format", "json"]] {
-      let result = try bowtie.run(
+      let result = try bowties.run(
         "/usr/bin/env",
-        ["--default-signal=PIPE", "/bin/bash", "-c", script, "bash", Bowtie.binary.path]
+        ["--default-signal=PIPE", "/bin/bash", "-c", script, "bash", BowtiesSandbox.binary.path]
           + arguments,
-        environment: ["STORE": bowtie.store])
+        environment: ["STORE": bowties.store])
       let statuses = result.stdout.split(separator: "\n")
       #expect(statuses.count == 2 && statuses[0] == statuses[1], "\(arguments): \(result)")
       #expect(statuses.first == "141")
@@ -131,29 +128,33 @@ struct StandardOutputTests {
   }
 
   /// A store with the sample ties, and what `command` needs.
-  private func prepared(for command: Command) throws -> Bowtie {
-    let bowtie = Bowtie()
-    try bowtie("seed")
-    try bowtie("wear", "R")
-    if command.needsSpareTie { try bowtie("add", "--name", "Spare", "--key", "S") }
+  private func prepared(for command: Command) throws -> BowtiesSandbox {
+    let bowties = BowtiesSandbox()
+    try bowties("seed")
+    try bowties("wear", "R")
+    if command.needsSpareTie { try bowties("add", "--name", "Spare", "--key", "S") }
     if command.needsBackup {
-      try bowtie("backup", bowtie.folder.appendingPathComponent("backup.sqlite").path)
+      try bowties("backup", bowties.folder.appendingPathComponent("backup.sqlite").path)
     }
-    return bowtie
+    return bowties
   }
 
-  private func run(_ command: Command, in bowtie: Bowtie, stdout: Destination) throws -> Outcome {
+  private func run(_ command: Command, in bowties: BowtiesSandbox, stdout: Destination) throws
+    -> Outcome
+  {
     let arguments = command.arguments.map {
-      $0.replacingOccurrences(of: "{folder}", with: bowtie.folder.path)
+      $0.replacingOccurrences(of: "{folder}", with: bowties.folder.path)
     }
     let withStore = arguments.first.map { !$0.hasPrefix("-") && $0 != "help" } ?? false
     return try run(
-      [Bowtie.binary.path] + arguments + (withStore ? ["--store", bowtie.store] : []),
-      in: bowtie, stdout: stdout)
+      [BowtiesSandbox.binary.path] + arguments + (withStore ? ["--store", bowties.store] : []),
+      in: bowties, stdout: stdout)
   }
 
   /// Runs `arguments` with stdout at `destination`, stdin empty and stderr collected.
-  private func run(_ arguments: [String], in bowtie: Bowtie, stdout destination: Destination)
+  private func run(
+    _ arguments: [String], in bowties: BowtiesSandbox, stdout destination: Destination
+  )
     throws -> Outcome
   {
     let process = Process()
@@ -161,9 +162,9 @@ struct StandardOutputTests {
     // with it (the PostgreSQL tests' NIO ignores it, and a child inherits that).
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     process.arguments = ["--default-signal=PIPE"] + arguments
-    process.currentDirectoryURL = bowtie.folder
+    process.currentDirectoryURL = bowties.folder
     process.environment = [
-      "PATH": "/usr/bin:/bin", "HOME": bowtie.folder.path, "LANG": "C", "TZ": "UTC",
+      "PATH": "/usr/bin:/bin", "HOME": bowties.folder.path, "LANG": "C", "TZ": "UTC",
       "BOWTIES_IMAGE_PROTOCOL": "halfblocks",
     ]
     switch destination {
