@@ -51,12 +51,30 @@ struct StoreOptions: ParsableArguments {
     }
   }
 
-  /// The store for a dry run, which must not create a file: where the store file does not
-  /// exist yet, an empty store in memory.
-  func openForDryRun() throws -> BowTieStore {
-    guard case .file(let url) = try address() else { return try open() }
-    if FileManager.default.fileExists(atPath: url.path) { return try open(populate: { _ in }) }
-    return try BowTieStore.inMemory()
+  /// Runs `body`, a dry run, on the store, creating none: where the store file does not
+  /// exist yet, on an empty store in memory; where a server has no store yet, on the empty
+  /// store its creation makes, and the creation rolled back.
+  func withoutCreating<T>(_ body: (BowTieStore) throws -> T) throws -> T {
+    switch try address() {
+    case .file(let url):
+      if FileManager.default.fileExists(atPath: url.path) {
+        return try body(open(populate: { _ in }))
+      }
+      return try body(BowTieStore.inMemory())
+    case .server:
+      var result: T?
+      do {
+        let store = try open(populate: { newStore in
+          result = try body(newStore)
+          // Undoes the creation: the error rolls its transaction back.
+          throw CancellationError()
+        })
+        return try body(store)
+      } catch {
+        if let result { return result }
+        throw error
+      }
+    }
   }
 
   /// Replaces the store, a file or a server's, with the backup at `source`.

@@ -74,10 +74,10 @@ extension Bowties {
       }
     }
 
-    /// The seed, rolled back; on a store that does not exist yet, on an empty one in
-    /// memory, so a dry run never creates a file.
+    /// The seed, rolled back; on a store that does not exist yet, on an empty one, so that
+    /// a dry run never creates a store.
     private func plan(_ entries: [SeedEntry]) throws -> [SeedOutcome] {
-      try storeOptions.openForDryRun().seedPlan(entries, replacing: replace)
+      try storeOptions.withoutCreating { try $0.seedPlan(entries, replacing: replace) }
     }
 
     private func printPlan(_ entries: [SeedEntry], outcomes: [SeedOutcome]) throws {
