@@ -69,6 +69,8 @@ struct ExportTests {
     let message = refusalMessage {
       _ = try SeedInput(argument: folder.url.path, format: nil, photos: true).entries()
     }
-    #expect(message.contains("it is a folder without SampleData.plist or SampleData.json"))
+    #expect(
+      message.contains("it is a folder without SampleData.plist, SampleData.json or a SQLite store")
+    )
   }
 }

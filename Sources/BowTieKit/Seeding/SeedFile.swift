@@ -119,7 +119,7 @@ public enum SeedFile {
   }
 
   /// Checks entries one by one as they arrive, and that no id or key repeats.
-  private struct Collector {
+  struct Collector {
     let images: ImageSource
     var entries: [SeedEntry] = []
     private var ids = RandomUUIDs()
@@ -127,20 +127,38 @@ public enum SeedFile {
     private var seenIDs: [UUID: (index: Int, name: String)] = [:]
     private var seenKeys: [String: (index: Int, name: String)] = [:]
 
-    init(images: ImageSource) { self.images = images }
+    /// How a message names the entry at an index: "entry 3"; a store's importer names
+    /// its rows its own way.
+    let entryLabel: (Int) -> String
+
+    init(images: ImageSource, entryLabel: @escaping (Int) -> String = { "entry \($0)" }) {
+      self.images = images
+      self.entryLabel = entryLabel
+    }
 
     mutating func add(_ item: PropertyListValue, index: Int) throws(BowTieError) {
-      let entry = try SeedFile.parseEntry(item, index: index, images: images, ids: &ids)
+      try add(entry(item, index: index))
+    }
+
+    /// `item` read and checked as an entry, not yet added: a caller may complete it with
+    /// what the seed format does not carry (a colour archive read as it is).
+    mutating func entry(_ item: PropertyListValue, index: Int) throws(BowTieError) -> SeedEntry {
+      try SeedFile.parseEntry(item, index: index, images: images, ids: &ids)
+    }
+
+    /// Adds `entry` once no entry before it has its id or key.
+    mutating func add(_ entry: SeedEntry) throws(BowTieError) {
+      let index = entry.index
       if entry.hasExplicitID, let first = seenIDs[entry.tie.id] {
         throw .invalidSeedEntry(
           index: index, name: entry.tie.name, key: "id",
-          reason: "\(entry.tie.id) repeats entry \(first.index) (\(first.name))")
+          reason: "\(entry.tie.id) repeats \(entryLabel(first.index)) (\(first.name))")
       }
       let key = BowTie.canonicalKey(entry.tie.searchKey)
       if let first = seenKeys[key] {
         throw .invalidSeedEntry(
           index: index, name: entry.tie.name, key: "searchKey",
-          reason: "'\(entry.tie.searchKey)' repeats entry \(first.index) (\(first.name))")
+          reason: "'\(entry.tie.searchKey)' repeats \(entryLabel(first.index)) (\(first.name))")
       }
       seenIDs[entry.tie.id] = (index, entry.tie.name)
       seenKeys[key] = (index, entry.tie.name)

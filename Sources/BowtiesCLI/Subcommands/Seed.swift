@@ -21,14 +21,18 @@ extension Bowties {
         (./images for standard input), never from outside it, or else from an Xcode asset \
         catalog (*.xcassets) beside the file: the image set of that name, its universal \
         image at the highest scale; a PDF there is rasterized at 3x its point size. \
-        Photos are PNG or JPEG, checked before anything is stored. A tie whose id (or, \
-        without one, whose searchKey) is already stored is skipped, or overwritten with \
-        --replace. A file with any bad entry changes nothing.
+        Photos are PNG or JPEG, checked before anything is stored. PLIST may also be the \
+        BowTies app's own Core Data store (its .sqlite file, or the folder that holds it, \
+        such as Library/Application Support/ of the app's data container), recognized by \
+        its content: it is read from a private copy, its -wal included, and left as it \
+        was. A tie whose id (or, without one, whose searchKey) is already stored is \
+        skipped, or overwritten with --replace. A file with any bad entry changes nothing.
         """)
 
     @Argument(
       help:
-        "A seed file or export folder, or - for standard input. Default: the built-in sample ties.")
+        "A seed file, export folder or the app's Core Data store, or - for standard input. Default: the built-in sample ties."
+    )
     var plist: String?
 
     @Option(help: "plist or json. Default: from the file's name or its first character.")
