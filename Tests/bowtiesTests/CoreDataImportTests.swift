@@ -449,6 +449,54 @@ struct CoreDataImportTests {
     )
     #expect(!FileManager.default.fileExists(atPath: bowtie.store))
   }
+
+  @Test(
+    "a temporary folder without room for the copy: exit 73, nothing stored, nothing left there",
+    .enabled(if: ScratchMount.available))
+  func fullTemporaryFolder() throws {
+    let bowtie = Bowtie()
+    defer { bowtie.remove() }
+    try CoreDataImport.copyFixtures(into: bowtie)
+    let temporary = bowtie.folder.appendingPathComponent("tmp")
+    try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
+    // Less than the store's 68 KiB.
+    let mount = try ScratchMount(over: temporary, size: "32k")
+    defer { mount.unmount() }
+    let result = try bowtie(
+      "seed", CoreDataImport.appFolder, environment: ["TMPDIR": temporary.path])
+    #expect(result.status == 73, "\(result)")
+    #expect(
+      result.stderr.hasPrefix("bowties: cannot write \(temporary.path)/bowties-import.")
+        && result.stderr.hasSuffix(
+          ": no space left on device (a private copy of the store is read there; set TMPDIR to another folder)\n"
+        ), "\(result.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: bowtie.store))
+    #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.path).isEmpty)
+  }
+
+  @Test("a store its user may only read, on a folder they may only read, seeds")
+  func readOnlySource() throws {
+    let bowtie = Bowtie()
+    defer { bowtie.remove() }
+    try CoreDataImport.copyFixtures(into: bowtie)
+    // Root writes any file whatever its mode, so as root the seed runs as nobody.
+    let asUser =
+      getuid() == 0 ? ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] : []
+    if getuid() == 0 {
+      try #require(
+        try bowtie.run("/usr/bin/chown", ["-R", "65534:65534", bowtie.folder.path]).status == 0)
+    }
+    let source = bowtie.folder.appendingPathComponent(CoreDataImport.appFolder)
+    try #require(
+      try bowtie.run("/bin/chmod", ["-R", "a-w", source.path]).status == 0)
+    defer { _ = try? bowtie.run("/bin/chmod", ["-R", "u+w", source.path]) }
+    let before = try CoreDataImport.snapshot(source)
+    let command =
+      asUser + [Bowtie.binary.path, "seed", CoreDataImport.appFolder, "--store", bowtie.store]
+    let result = try bowtie.run(command[0], Array(command.dropFirst()))
+    #expect(result.status == 0 && result.stdout == "added 9, replaced 0, skipped 0\n", "\(result)")
+    #expect(try CoreDataImport.snapshot(source) == before)
+  }
 }
 
 @Suite(
