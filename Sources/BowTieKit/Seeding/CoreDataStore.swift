@@ -180,6 +180,7 @@ enum CoreDataStore {
     in connection: any SQLConnection, model: Model, store: URL, name: String, photos: Bool
   ) throws -> [SeedEntry] {
     let support = ExternalData(store: store)
+    let transformer = try BowTie.colorTransformer()
     // Each entry's Z_PK, by its index, for a message about a repeated id or key.
     final class Keys { var byIndex: [Int64] = [] }
     let keys = Keys()
@@ -207,7 +208,8 @@ enum CoreDataStore {
           fields["photoData"] = .data(photo)
         }
         var entry = try collector.entry(.dictionary(fields), index: index)
-        entry.tie.tintColor = try color(in: row["ZTINTCOLOR"], failure: failure)
+        entry.tie.tintColor = try color(
+          in: row["ZTINTCOLOR"], transformer: transformer, failure: failure)
         // The colour is not among what validation checks: the tie is as validated.
         entry.isValidated = true
         if !photos, photoValue != .null { entry.photoSkipped = true }
@@ -272,17 +274,16 @@ enum CoreDataStore {
   /// The colour a row's `ZTINTCOLOR` archive holds, read by the registered transformer as
   /// the app's reads it; nil for NULL.
   private static func color(
-    in value: SQLValue, failure: (String, String) -> BowTieError
+    in value: SQLValue, transformer: ColorAttributeTransformer,
+    failure: (String, String) -> BowTieError
   ) throws(BowTieError) -> TieColor? {
     switch value {
     case .null: return nil
     case .blob(let archive):
       do {
-        return try BowTie.colorTransformer().color(from: archive)
-      } catch let error as ArchiveError {
-        throw failure("ZTINTCOLOR", "cannot be read: \(error.description)")
+        return try transformer.color(from: archive)
       } catch {
-        throw failure("ZTINTCOLOR", "cannot be read: \(error.localizedDescription)")
+        throw failure("ZTINTCOLOR", "cannot be read: \(error.description)")
       }
     case let other: throw failure("ZTINTCOLOR", "is \(other.kind), not a colour archive")
     }
