@@ -415,6 +415,49 @@ struct CoreDataImportTests {
     #expect(try bowtie("list").stdout.hasPrefix("P  Plum Bow Tie"), "nothing else was stored")
   }
 
+  @Test(
+    "Z_METADATA must be a binary plist naming a SQLite store; the model's version hashes are not checked"
+  )
+  func metadata() throws {
+    let bowtie = Bowtie()
+    defer { bowtie.remove() }
+    try CoreDataImport.copyFixtures(into: bowtie)
+    let store = bowtie.folder.appendingPathComponent("fixtures/bad-rating/BowTies.sqlite").path
+    func setMetadata(_ plist: [String: Any]?) throws -> Bowtie.Result {
+      let blob =
+        try plist.map {
+          try PropertyListSerialization.data(fromPropertyList: $0, format: .binary, options: 0)
+        } ?? Data("<plist/>".utf8)
+      let hex = blob.map { String(format: "%02X", $0) }.joined()
+      let changed = try bowtie.run(
+        "/usr/bin/sqlite3",
+        [store, "UPDATE Z_METADATA SET Z_PLIST = X'\(hex)'; UPDATE ZBOWTIE SET ZRATING = 1"])
+      try #require(changed.status == 0, "\(changed.stderr)")
+      return try bowtie("seed", "fixtures/bad-rating", "--dry-run")
+    }
+    let notBinary = try setMetadata(nil)
+    #expect(notBinary.status == 65)
+    #expect(
+      notBinary.stderr
+        == "bowties: fixtures/bad-rating/BowTies.sqlite: a Core Data store whose metadata (Z_METADATA) is not a binary property list\n"
+    )
+    let binaryStore = try setMetadata(["NSStoreType": "Binary", "NSStoreUUID": "X"])
+    #expect(binaryStore.status == 65)
+    #expect(
+      binaryStore.stderr
+        == "bowties: fixtures/bad-rating/BowTies.sqlite: a Core Data store whose metadata says its type is 'Binary', not SQLite\n"
+    )
+    // Hashes of another model version, and none at all: the store reads the same.
+    let otherHashes = try setMetadata([
+      "NSStoreType": "SQLite",
+      "NSStoreModelVersionHashes": ["BowTie": Data(repeating: 7, count: 32)],
+    ])
+    #expect(
+      otherHashes.status == 0
+        && otherHashes.stdout.hasSuffix("would add 3, replace 0, skip 0; nothing changed\n"),
+      "\(otherHashes)")
+  }
+
   @Test("a row that repeats another's key is named with both rows' Z_PK")
   func repeatedKey() throws {
     let bowtie = Bowtie()

@@ -170,9 +170,16 @@ enum CoreDataStore {
     else {
       throw refuse("a Core Data store whose metadata (Z_METADATA) is not a binary property list")
     }
-    guard case .string("SQLite") = metadata["NSStoreType"] else {
-      let type = metadata["NSStoreType"].map(\.kind) ?? "none"
-      throw refuse("a Core Data store whose metadata names the store type \(type), not SQLite")
+    switch metadata["NSStoreType"] {
+    case .string("SQLite"): break
+    case .string(let type):
+      throw refuse(
+        "a Core Data store whose metadata says its type is '\(type.withVisibleControlCharacters)', not SQLite"
+      )
+    case let other:
+      throw refuse(
+        "a Core Data store whose metadata names no store type (NSStoreType is \(other?.kind ?? "missing"))"
+      )
     }
   }
 
