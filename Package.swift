@@ -10,6 +10,7 @@ let package = Package(
     .library(name: "BowtiesCLI", targets: ["BowtiesCLI"]),
     .library(name: "TerminalImage", targets: ["TerminalImage"]),
     .library(name: "ImageCodecs", targets: ["ImageCodecs"]),
+    .library(name: "PropertyLists", targets: ["PropertyLists"]),
   ],
   dependencies: [
     .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
@@ -24,7 +25,7 @@ let package = Package(
     .target(
       name: "BowTieKit",
       dependencies: [
-        "CExpat", "CNettle", "ImageCodecs",
+        "CNettle", "ImageCodecs", "PropertyLists",
         .product(name: "GRDB", package: "GRDB.swift"),
       ],
       plugins: ["EmbedSampleData"]
@@ -43,6 +44,9 @@ let package = Package(
         .product(name: "Logging", package: "swift-log"),
       ]
     ),
+    // Property lists and keyed archives: one value type, the XML (Expat) and binary readers
+    // and writers, and the strict NSKeyedArchiver-format codec. Knows nothing of ties.
+    .target(name: "PropertyLists", dependencies: ["CExpat"]),
     // Expat, the XML parser seed plists stream through, an entry at a time.
     .systemLibrary(name: "CExpat", pkgConfig: "expat", providers: [.apt(["libexpat1-dev"])]),
     // Nettle, for the SHA-256 that names photo files.
@@ -90,7 +94,8 @@ let package = Package(
     ),
     // A PostgreSQL server in a temporary folder, for the tests of both engines.
     .target(name: "PostgresTestSupport", path: "Tests/PostgresTestSupport"),
-    .testTarget(name: "BowTieKitTests", dependencies: ["BowTieKit"]),
+    .testTarget(name: "BowTieKitTests", dependencies: ["BowTieKit", "PropertyLists"]),
+    .testTarget(name: "PropertyListsTests", dependencies: ["PropertyLists"]),
     .testTarget(
       name: "BowTiePostgresTests", dependencies: ["BowTiePostgres", "PostgresTestSupport"]),
     .testTarget(name: "TerminalImageTests", dependencies: ["TerminalImage", "ImageCodecs"]),
@@ -99,7 +104,7 @@ let package = Package(
       name: "bowtiesTests",
       dependencies: [
         "bowties", "bowties-postgresql", "BowtiesCLI", "BowTieKit", "TerminalImage", "ImageCodecs",
-        "PostgresTestSupport",
+        "PropertyLists", "PostgresTestSupport",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       // Expected `show --image always` output, compared byte for byte by PhotoTests.

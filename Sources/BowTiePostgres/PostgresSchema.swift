@@ -89,6 +89,15 @@ enum PostgresSchema {
         CHECK ((price IS NULL) = (currency IS NULL));
       """
     ),
+    // Colors as UIKit's UIColor archives (SQLite's v8): its step is code, in `code`.
+    ("p3: colors as UIColor archives", ""),
+  ]
+
+  /// What a migration does in code after its SQL, in the same transaction, by name.
+  static let code: [String: @Sendable (any SQLConnection) throws -> Void] = [
+    "p3: colors as UIColor archives": { connection in
+      try ColorArchiveMigration.run(in: connection)
+    }
   ]
 
   /// Whether the database has a bowties store yet.
@@ -111,7 +120,8 @@ enum PostgresSchema {
       throw BowTieError.storeFromNewerVersion(path: displayName, unknownMigrations: unknown)
     }
     for migration in migrations where !applied.contains(migration.name) {
-      try connection.execute(migration.sql)
+      if !migration.sql.isEmpty { try connection.execute(migration.sql) }
+      try code[migration.name]?(connection)
       try connection.execute("INSERT INTO bowties_migrations (name) VALUES (?)", [migration.name])
     }
   }

@@ -3,6 +3,7 @@ import FoundationXML
 import Testing
 
 @testable import BowTieKit
+@testable import PropertyLists
 
 /// A hand-built report: seven ties, one never worn, one without a color, one whose name
 /// has everything a format must escape, a month without wears, and every section filled.

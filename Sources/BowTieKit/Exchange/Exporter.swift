@@ -1,4 +1,5 @@
 import Foundation
+import PropertyLists
 
 /// The formats `bowties export` writes.
 public enum ExportFormat: String, CaseIterable, Sendable {
@@ -156,8 +157,7 @@ public struct Exporter: Sendable {
       case (.plist, true):
         // Foundation's binary writer lays dictionaries out in hash order, which changes
         // from run to run; ours sorts keys, so the same store gives the same bytes.
-        var writer = BinaryPropertyListWriter()
-        return Data(writer.write(.array(values)))
+        return Data(BinaryPropertyList.write(.array(values)))
       case (.plist, false):
         return Data(((started ? "</array>\n" : "<array/>\n") + XMLPropertyListWriter.footer).utf8)
       case (.json, _):
@@ -197,7 +197,9 @@ public struct Exporter: Sendable {
       id: tie.id.uuidString, name: tie.name, searchKey: tie.searchKey, rating: tie.rating,
       timesWorn: Int(tie.timesWorn), isFavorite: tie.isFavorite,
       tintColor: tie.tintColor.map {
-        Entry.Color(red: Int($0.red), green: Int($0.green), blue: Int($0.blue))
+        Entry.Color(
+          red: Int($0.red8), green: Int($0.green8), blue: Int($0.blue8),
+          alpha: $0.isOpaque ? nil : Int($0.alpha8))
       },
       lastWorn: lastWorn, url: tie.url?.absoluteString,
       price: tie.price.map(BowTie.priceText), currency: tie.currency,
@@ -206,8 +208,10 @@ public struct Exporter: Sendable {
 
   /// One tie under the seed format's keys; absent values are left out.
   struct Entry: Codable {
+    /// 0–255 each; the alpha only for a color that is not opaque.
     struct Color: Codable {
       var red, green, blue: Int
+      var alpha: Int?
     }
 
     var id: String
@@ -231,10 +235,12 @@ public struct Exporter: Sendable {
         "isFavorite": .bool(isFavorite),
       ]
       if let tintColor {
-        dict["tintColor"] = .dictionary([
+        var color: [String: PropertyListValue] = [
           "red": .integer(Int64(tintColor.red)), "green": .integer(Int64(tintColor.green)),
           "blue": .integer(Int64(tintColor.blue)),
-        ])
+        ]
+        if let alpha = tintColor.alpha { color["alpha"] = .integer(Int64(alpha)) }
+        dict["tintColor"] = .dictionary(color)
       }
       if let lastWorn { dict["lastWorn"] = .date(lastWorn) }
       if let url { dict["url"] = .string(url) }

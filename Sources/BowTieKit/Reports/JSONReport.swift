@@ -1,4 +1,5 @@
 import Foundation
+import PropertyLists
 
 /// The JSON report, for scripts: the ``Report``'s own keys, sorted, plus two that say what
 /// the document is. Every key is always present; a missing value is `null`.
@@ -26,7 +27,7 @@ import Foundation
 /// }
 ///
 /// List: {"ties": [Tie], "total": 899989}   the first `limit` ties, and how many in all
-/// Tie: {"color": "#RRGGBB" | null, "daysSinceWorn": 42 | null, "id": "…",
+/// Tie: {"color": "#RRGGBB" | "#RRGGBBAA" | null, "daysSinceWorn": 42 | null, "id": "…",
 ///       "isFavorite": true, "lastWorn": "2026-10-14T07:30:00Z" | null, "name": "…",
 ///       "rating": 4.5, "searchKey": "R", "timesWorn": 10}
 /// ```

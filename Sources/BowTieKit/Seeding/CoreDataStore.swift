@@ -1,4 +1,5 @@
 import Foundation
+import PropertyLists
 
 #if canImport(Glibc)
   import Glibc

@@ -1,4 +1,5 @@
 import Foundation
+import PropertyLists
 
 /// One validated tie from a seed file, with its position for messages.
 public struct SeedEntry: Sendable {
@@ -60,14 +61,19 @@ public enum SeedFile {
     if format == .plist && XMLPropertyListReader.looksLikeXML(data) {
       let root: XMLPropertyListReader.Root
       do {
-        root = try XMLPropertyListReader.read(data) { index, item throws(BowTieError) in
+        root = try XMLPropertyListReader.read(data) { index, item in
           try collector.add(item, index: index)
         }
-      } catch {
+      } catch let failure as XMLPropertyListReader.Failure {
+        throw .invalidSeedFile(source: source, reason: "not a property list (\(failure.reason))")
+      } catch let error as BowTieError {
         if case .invalidSeedFile(_, let reason) = error {
           throw .invalidSeedFile(source: source, reason: reason)
         }
         throw error
+      } catch {
+        // `collector.add` throws BowTieError only; kept so that this never traps.
+        throw .invalidSeedFile(source: source, reason: "\(error)")
       }
       if case .other(let value) = root { throw notAnArray(value, source: source) }
       return collector.entries

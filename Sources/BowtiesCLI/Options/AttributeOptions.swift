@@ -9,7 +9,9 @@ struct AttributeOptions: ParsableArguments {
     help: ArgumentHelp("A short unique handle such as R (up to 16 characters).", valueName: "key"))
   var searchKey: String?
 
-  @Option(help: ArgumentHelp("#RRGGBB, #RGB, r,g,b or a CSS color name.", valueName: "color"))
+  @Option(
+    help: ArgumentHelp(
+      "#RRGGBB, #RRGGBBAA (with opacity), #RGB, r,g,b or a CSS color name.", valueName: "color"))
   var color: String?
 
   // Values are taken even when they start with "-", so "-1" gets a clear refusal.
