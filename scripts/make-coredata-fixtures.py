@@ -305,6 +305,14 @@ def write_refused_stores(output, colors):
     write_refused_store(output, "damaged-color", [
         teal, {**rust, "ZTINTCOLOR": colors.uicolor_rgb(183 / 255, 65 / 255, 14 / 255)[:-12]},
         {**teal, "ZNAME": "Navy Bow Tie", "ZSEARCHKEY": "N"}])
+    # Colours bowties refuses, row by row, as unreadable: a dynamic (asset catalog) UIColor,
+    # an AppKit catalog colour, a UIColor without its green.
+    write_refused_store(output, "dynamic-color", [
+        teal, {**rust, "ZTINTCOLOR": colors.uicolor_dynamic()}])
+    write_refused_store(output, "catalog-color", [
+        teal, {**rust, "ZTINTCOLOR": colors.nscolor_catalog("System", "controlAccentColor")}])
+    write_refused_store(output, "missing-component", [
+        teal, {**rust, "ZTINTCOLOR": colors.uicolor_missing_component("UIGreen")}])
     write_refused_store(output, "bad-rating", [
         teal, {**rust, "ZRATING": 7.0}, {**teal, "ZNAME": "Navy Bow Tie", "ZSEARCHKEY": "N"}])
     write_refused_store(output, "bad-photo", [
@@ -400,6 +408,7 @@ iPhone wrote was at hand to compare with.
 | `app/Library/Application Support/` | the app's store, `BowTies.sqlite` with its `-wal` and `-shm`, as a copy of a running app's data container holds it: the seven sample ties and two more, each colour in another form UIKit or AppKit writes; five rows in the main file, and Red's later save (worn 10 times, not 9), Indigo, Violet, Charcoal and Silver only in the `-wal`; Blue's and Violet's photos in `.BowTies_SUPPORT/_EXTERNAL_DATA/`, the others in their rows |
 | `older-model/` | `Bow_Ties.sqlite`, the earlier editions' model: entity `Bowtie`, no `ZID` and no `ZURL`; one photo in its row, one in `.Bow_Ties_SUPPORT/_EXTERNAL_DATA/`; a tie without a colour |
 | `damaged-color/` | the second of three rows with a colour archive cut short |
+| `dynamic-color/`, `catalog-color/`, `missing-component/` | the second row's colour a dynamic `UIColor`, an AppKit catalog colour, a `UIColor` without `UIGreen`: forms bowties refuses |
 | `bad-rating/` | the second of three rows rated 7 |
 | `bad-photo/` | the second row's photo, which is no PNG or JPEG |
 | `another-app/` | `Notes.sqlite`, a Core Data store of another model (entities `Folder` and `Note`) |
@@ -459,7 +468,13 @@ What each detail follows:
   checkpoint (https://sqlite.org/wal.html): the script turns automatic checkpoints off,
   checkpoints after the first five rows, saves the rest, and copies the three files while
   its connection is still open.
-- **Colour archives**: `scripts/make-color-archives.py`, which names its sources.
+- **Colour archives** are those `scripts/make-color-archives.py` writes, from the public
+  descriptions docs/color-archives.md names. In the app's store: Red and Indigo UIKit's
+  RGB `UIColor` (32-bit floats), Orange with the `-Double` keys, Yellow with the class
+  chain `[UIColor, NSColor, NSObject]`, Violet a system colour (`systemPurpleColor`),
+  Charcoal UIKit's grey; Green AppKit's RGB `NSColor`, Silver its white, Blue an sRGB
+  `NSColor` in a custom colour space (`NSComponents` and an ICC profile). The refused forms
+  are in `dynamic-color/`, `catalog-color/` and `missing-component/`.
 """
 
 

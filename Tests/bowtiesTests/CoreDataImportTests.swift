@@ -198,7 +198,19 @@ enum CoreDataImport {
   static let refusals: [(folder: String, message: String)] = [
     (
       "damaged-color",
-      "bowties: fixtures/damaged-color/BowTies.sqlite: row Z_PK 2 (Rust Bow Tie): ZTINTCOLOR cannot be read: malformed binary property list: offset size 145 is not 1...8\n"
+      "bowties: fixtures/damaged-color/BowTies.sqlite: row Z_PK 2 (Rust Bow Tie): ZTINTCOLOR cannot be read: malformed binary property list: reference size 37 is not 1...8\n"
+    ),
+    (
+      "dynamic-color",
+      "bowties: fixtures/dynamic-color/BowTies.sqlite: row Z_PK 2 (Rust Bow Tie): ZTINTCOLOR cannot be read: cannot decode UIColor: it is a dynamic color (UIDynamicCatalogBundleIdentifier), which changes with the device's settings\n"
+    ),
+    (
+      "catalog-color",
+      "bowties: fixtures/catalog-color/BowTies.sqlite: row Z_PK 2 (Rust Bow Tie): ZTINTCOLOR cannot be read: cannot decode NSColor: it is a catalog color (System controlAccentColor), which depends on the system's color lists\n"
+    ),
+    (
+      "missing-component",
+      "bowties: fixtures/missing-component/BowTies.sqlite: row Z_PK 2 (Rust Bow Tie): ZTINTCOLOR cannot be read: cannot decode UIColor: key \"UIGreen\" is missing\n"
     ),
     (
       "bad-rating",
@@ -288,8 +300,10 @@ struct CoreDataImportTests {
       bowtie, CoreDataImport.sqlite(bowtie), folder: folder, message: message)
   }
 
-  @Test("a store's date keeps its fraction of a second, and each tie its wear in the history")
-  func fractionOfASecond() throws {
+  @Test(
+    "a date keeps its fraction of a second, a colour its components as archived, and each tie its wear in the history"
+  )
+  func storedAsTheyCame() throws {
     let bowtie = Bowtie()
     defer { bowtie.remove() }
     try CoreDataImport.copyFixtures(into: bowtie)
@@ -298,6 +312,11 @@ struct CoreDataImportTests {
       try bowtie.sqlite("SELECT searchKey, lastWorn FROM bowTie WHERE searchKey IN ('C', 'R')")
         == "R|2026-10-14T19:30:00.000Z\nC|2026-11-20T07:05:30.125Z\n")
     #expect(try bowtie("history", "C").stdout == "Nov 20, 2026 at 7:05 AM  C  Charcoal Bow Tie\n")
+    // Charcoal's grey 0.25, UIKit's float 3E800000 after the binary plist's marker 22 for a
+    // 4-byte real, not 64/255 (3E808081) as an 8-bit colour would have it.
+    let charcoal = try bowtie.sqlite("SELECT hex(tintColor) FROM bowTie WHERE searchKey = 'C'")
+    #expect(charcoal.contains("223E800000") && !charcoal.contains("3E808081"), "\(charcoal)")
+    #expect(try bowtie("show", "C", "--json").stdout.contains(#""red" : 64"#))
     #expect(try bowtie("seed", "fixtures/older-model").status == 0)
     #expect(
       try bowtie.sqlite("SELECT lastWorn FROM bowTie WHERE searchKey = 'P'")
