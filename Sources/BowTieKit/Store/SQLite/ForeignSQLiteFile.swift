@@ -15,9 +15,9 @@ import GRDB
 /// latest rows (https://sqlite.org/wal.html). So the file and its `-wal`, `-shm` and
 /// `-journal` are copied into a folder of this process's own and read there, and the
 /// folder removed: the originals are only ever opened for reading.
-public enum ForeignSQLiteFile {
+enum ForeignSQLiteFile {
   /// What a file is, by its first bytes.
-  public enum Kind: Sendable, Equatable {
+  enum Kind: Sendable, Equatable {
     /// A SQLite 3 database.
     case database
     /// A SQLite write-ahead log, the `-wal` beside a database.
@@ -31,7 +31,7 @@ public enum ForeignSQLiteFile {
   private static let walMagic: [UInt8] = [0x37, 0x7F, 0x06]
 
   /// What `data`, the start of a file, is.
-  public static func kind(of data: some Collection<UInt8>) -> Kind {
+  static func kind(of data: some Collection<UInt8>) -> Kind {
     if data.starts(with: header) { return .database }
     if data.starts(with: walMagic), data.count >= 4,
       [0x82, 0x83].contains(data[data.index(data.startIndex, offsetBy: 3)])
@@ -43,7 +43,7 @@ public enum ForeignSQLiteFile {
 
   /// What the file at `url` is, by its first bytes; `.other` for anything that is not a
   /// readable regular file.
-  public static func kind(of url: URL) -> Kind {
+  static func kind(of url: URL) -> Kind {
     let file = open(url.path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
     guard file >= 0 else { return .other }
     defer { close(file) }
@@ -65,7 +65,7 @@ public enum ForeignSQLiteFile {
   ///   ``BowTieError/outputUnwritable(path:reason:)`` when the copy cannot be written;
   ///   ``BowTieError/invalidSeedFile(source:reason:)`` when SQLite cannot read the copy;
   ///   what `body` throws.
-  public static func read<T>(
+  static func read<T>(
     copyOf url: URL, named name: String, _ body: (any SQLConnection) throws -> T
   ) throws(BowTieError) -> T {
     let folder = try privateFolder()
