@@ -92,6 +92,7 @@ public struct BinaryPropertyListTemplate: Sendable {
 
   /// The slots' values, in the order the slots were given, when `bytes` are exactly what
   /// ``write(_:)`` writes for them with each of the kind of its slot's example; else nil.
+  /// Nothing is written to compare with: each byte is checked where it is.
   public func values(in bytes: UnsafeRawBufferPointer) -> [PropertyListValue]? {
     var found = [PropertyListValue](repeating: .null, count: order.count)
     var lengths: [Int] = []
@@ -108,31 +109,71 @@ public struct BinaryPropertyListTemplate: Sendable {
     }
     guard Self.matches(parts[parts.count - 1], bytes, at: position) else { return nil }
     position += parts[parts.count - 1].count
-    var table: [UInt8] = []
-    appendTable(lengths: lengths, to: &table)
-    guard bytes.count - position == table.count, Self.matches(table, bytes, at: position) else {
-      return nil
-    }
+    guard tableMatches(lengths: lengths, in: bytes, at: position) else { return nil }
     return found
+  }
+
+  /// Where each object starts for slots of `lengths` (in the document's order): objects
+  /// after a slot move by how much longer than the example's it is.
+  private func offset(of object: Int, shift: inout Int, slot: inout Int, lengths: [Int]) -> Int {
+    while slot < slotObjects.count && slotObjects[slot] < object {
+      shift += lengths[slot] - exampleLengths[slot]
+      slot += 1
+    }
+    return objectOffsets[object] + shift
   }
 
   /// The offset table and trailer, for slots of `lengths` (in the document's order).
   private func appendTable(lengths: [Int], to output: inout [UInt8]) {
-    var offsets = objectOffsets
     var shift = 0
     var slot = 0
-    for object in offsets.indices {
-      // Objects after a slot move by how much longer than the example's it is.
-      while slot < slotObjects.count && slotObjects[slot] < object {
-        shift += lengths[slot] - exampleLengths[slot]
-        slot += 1
-      }
-      offsets[object] += shift
+    let offsets = objectOffsets.indices.map {
+      offset(of: $0, shift: &shift, slot: &slot, lengths: lengths)
     }
-    let tableShift = zip(lengths, exampleLengths).reduce(0) { $0 + $1.0 - $1.1 }
     BinaryPropertyListWriter.appendTable(
-      offsets: offsets, tableOffset: exampleTableOffset + tableShift,
+      offsets: offsets, tableOffset: tableOffset(lengths: lengths),
       referenceSize: referenceSize, to: &output)
+  }
+
+  private func tableOffset(lengths: [Int]) -> Int {
+    zip(lengths, exampleLengths).reduce(exampleTableOffset) { $0 + $1.0 - $1.1 }
+  }
+
+  /// Whether `bytes` from `start` to their end are what ``appendTable(lengths:to:)``
+  /// appends.
+  private func tableMatches(lengths: [Int], in bytes: UnsafeRawBufferPointer, at start: Int)
+    -> Bool
+  {
+    let tableOffset = tableOffset(lengths: lengths)
+    let offsetSize = BinaryPropertyListWriter.byteWidth(for: UInt64(tableOffset))
+    guard start == tableOffset,
+      bytes.count - start == objectOffsets.count * offsetSize + BinaryPropertyList.trailerSize
+    else { return false }
+    var position = start
+    var shift = 0
+    var slot = 0
+    for object in objectOffsets.indices {
+      let expected = offset(of: object, shift: &shift, slot: &slot, lengths: lengths)
+      guard Self.bigEndian(bytes, at: position, size: offsetSize) == UInt64(expected) else {
+        return false
+      }
+      position += offsetSize
+    }
+    for index in position..<(position + 6) where bytes[index] != 0 { return false }
+    return bytes[position + 6] == UInt8(offsetSize) && bytes[position + 7] == UInt8(referenceSize)
+      && Self.bigEndian(bytes, at: position + 8, size: 8) == UInt64(objectOffsets.count)
+      && Self.bigEndian(bytes, at: position + 16, size: 8) == 0
+      && Self.bigEndian(bytes, at: position + 24, size: 8) == UInt64(tableOffset)
+  }
+
+  /// `size` big-endian bytes at `start`, or nil when they run past the end.
+  private static func bigEndian(_ bytes: UnsafeRawBufferPointer, at start: Int, size: Int)
+    -> UInt64?
+  {
+    guard start >= 0, size <= bytes.count - start else { return nil }
+    var value: UInt64 = 0
+    for index in start..<(start + size) { value = value << 8 | UInt64(bytes[index]) }
+    return value
   }
 
   private static func matches(_ part: [UInt8], _ bytes: UnsafeRawBufferPointer, at position: Int)
@@ -147,63 +188,79 @@ public struct BinaryPropertyListTemplate: Sendable {
     }
   }
 
+  /// The size exponent the writer gives an integer: the smallest unsigned width for one
+  /// that is not negative, 8 bytes for one that is.
+  private static func sizeExponent(of value: Int64) -> UInt8 {
+    switch value {
+    case 0...0xFF: 0
+    case 0x100...0xFFFF: 1
+    case 0x1_0000...0xFFFF_FFFF: 2
+    default: 3
+    }
+  }
+
   /// The scalar of `example`'s kind at `position`, and how many bytes it takes, when those
-  /// bytes are the ones the writer writes for it; nil otherwise.
+  /// bytes are the ones the writer writes for it (no longer form of a count or an integer);
+  /// nil otherwise.
   private static func scalar(
     like example: PropertyListValue, in bytes: UnsafeRawBufferPointer, at position: Int
   ) -> (PropertyListValue, Int)? {
     guard position < bytes.count else { return nil }
     let marker = bytes[position]
-    func bigEndian(at start: Int, size: Int) -> UInt64? {
-      guard size <= bytes.count - start else { return nil }
-      var value: UInt64 = 0
-      for index in start..<(start + size) { value = value << 8 | UInt64(bytes[index]) }
-      return value
+    /// The integer at `start` (its marker, then its bytes), with its length.
+    func integer(at start: Int) -> (value: Int64, length: Int)? {
+      guard start < bytes.count, bytes[start] >> 4 == 0x1, bytes[start] & 0x0F <= 3 else {
+        return nil
+      }
+      let exponent = bytes[start] & 0x0F
+      guard let raw = bigEndian(bytes, at: start + 1, size: 1 << Int(exponent)) else {
+        return nil
+      }
+      let value = exponent == 3 ? Int64(bitPattern: raw) : Int64(raw)
+      guard sizeExponent(of: value) == exponent else { return nil }
+      return (value, 1 + 1 << Int(exponent))
     }
-    /// A marker's count, from its low nibble or the integer after it.
+    /// A data's or a string's length, from its marker's low nibble or the integer after
+    /// it, and where its bytes start.
     func count(kind: UInt8) -> (count: Int, start: Int)? {
       guard marker >> 4 == kind else { return nil }
       guard marker & 0x0F == 0x0F else { return (Int(marker & 0x0F), position + 1) }
-      guard position + 1 < bytes.count, bytes[position + 1] >> 4 == 0x1 else { return nil }
-      let size = 1 << Int(bytes[position + 1] & 0x0F)
-      guard size <= 8, let raw = bigEndian(at: position + 2, size: size), raw < 1 << 31
+      guard let (count, length) = integer(at: position + 1), count >= 0x0F,
+        count <= Int64(bytes.count)
       else { return nil }
-      return (Int(raw), position + 2 + size)
+      return (Int(count), position + 1 + length)
     }
-    let value: PropertyListValue
     switch example {
     case .bool:
       guard marker == 0x08 || marker == 0x09 else { return nil }
-      value = .bool(marker == 0x09)
+      return (.bool(marker == 0x09), 1)
     case .integer:
-      guard marker >> 4 == 0x1, marker & 0x0F <= 3,
-        let raw = bigEndian(at: position + 1, size: 1 << Int(marker & 0x0F))
-      else { return nil }
-      value = .integer(marker & 0x0F == 3 ? Int64(bitPattern: raw) : Int64(raw))
+      guard let (value, length) = integer(at: position) else { return nil }
+      return (.integer(value), length)
     case .real:
-      guard marker == 0x23, let raw = bigEndian(at: position + 1, size: 8) else { return nil }
-      value = .real(Double(bitPattern: raw))
+      guard marker == 0x23, let raw = bigEndian(bytes, at: position + 1, size: 8) else {
+        return nil
+      }
+      return (.real(Double(bitPattern: raw)), 9)
     case .real32:
-      guard marker == 0x22, let raw = bigEndian(at: position + 1, size: 4) else { return nil }
-      value = .real32(Float(bitPattern: UInt32(raw)))
+      guard marker == 0x22, let raw = bigEndian(bytes, at: position + 1, size: 4) else {
+        return nil
+      }
+      return (.real32(Float(bitPattern: UInt32(raw))), 5)
     case .data:
       guard let (length, start) = count(kind: 0x4), length <= bytes.count - start else {
         return nil
       }
-      value = .data(Data(bytes[start..<(start + length)]))
+      return (.data(Data(bytes[start..<(start + length)])), start + length - position)
     case .string:
       guard let (length, start) = count(kind: 0x5), length <= bytes.count - start,
         bytes[start..<(start + length)].allSatisfy({ $0 < 0x80 })
       else { return nil }
-      value = .string(String(decoding: bytes[start..<(start + length)], as: UTF8.self))
+      let text = String(decoding: bytes[start..<(start + length)], as: UTF8.self)
+      return (.string(text), start + length - position)
     default:
       return nil
     }
-    // Only the writer's own bytes for the value: no longer form of a count or an integer.
-    var written: [UInt8] = []
-    BinaryPropertyListWriter.appendScalar(value, to: &written)
-    guard matches(written, bytes, at: position) else { return nil }
-    return (value, written.count)
   }
 
   /// What a slot may hold: the scalars whose bytes ``values(in:)`` reads back.

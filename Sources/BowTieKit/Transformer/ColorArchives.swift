@@ -334,8 +334,17 @@ enum ColorText {
 
   /// `NSRGB` as UIKit writes it: "%.3g %.3g %.3g", and a fourth for an alpha other than 1.
   static func rgb(_ color: TieColor) -> [UInt8] {
-    var text = number(color.red) + [0x20] + number(color.green) + [0x20] + number(color.blue)
-    if color.alpha != 1 { text += [0x20] + number(color.alpha) }
+    var text: [UInt8] = []
+    text.reserveCapacity(48)
+    text += number(color.red)
+    text.append(0x20)
+    text += number(color.green)
+    text.append(0x20)
+    text += number(color.blue)
+    if color.alpha != 1 {
+      text.append(0x20)
+      text += number(color.alpha)
+    }
     return text
   }
 

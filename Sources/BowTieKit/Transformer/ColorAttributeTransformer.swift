@@ -51,8 +51,12 @@ public final class ColorAttributeTransformer: NSSecureUnarchiveFromDataTransform
     if useLayouts, let color = ColorArchiveLayouts.shared.color(in: data) {
       return color
     }
-    let color = try Self.color(of: unarchivedObject(from: data))
-    if useLayouts { ColorArchiveLayouts.shared.prepare(for: color, transformer: self) }
+    let object = try unarchivedObject(from: data)
+    let color = try Self.color(of: object)
+    // Only the layout of a UIColor archive can be what the next one is.
+    if useLayouts, object is UIColorArchive {
+      ColorArchiveLayouts.shared.prepare(for: color, transformer: self)
+    }
     return color
   }
 
