@@ -3,10 +3,13 @@
 
 Run from anywhere:
 
-    pip install pillow && python3 scripts/draw-bowties.py
+    scripts/python scripts/draw-bowties.py            # writes images/
+    scripts/python scripts/draw-bowties.py --check    # compares with images/ (CI)
 
 Writes images/{red,orange,yellow,green,blue,indigo,violet}.png at the repo
-root (found relative to this file, not the current directory).
+root (found relative to this file, not the current directory). scripts/python
+runs it with the Pillow that drew the tracked images (scripts/tracked.py
+says what --check does).
 
 Each picture is a shaded bow tie -- two flared, pleated wings and a knot --
 in the tie's colour on a transparent background.  Everything is drawn at
@@ -18,6 +21,8 @@ deterministic: no randomness, and PNGs are written without timestamps.
 from pathlib import Path
 
 from PIL import Image, ImageChops, ImageDraw, ImageFilter
+
+import tracked
 
 # The colours must match the app's sample data exactly.
 TIES = {
@@ -34,7 +39,7 @@ SIZE = 128  # final image edge, in pixels
 SUPERSAMPLE = 4  # drawing scale; shrinking by this much anti-aliases edges
 CANVAS = SIZE * SUPERSAMPLE
 
-OUT_DIR = Path(__file__).resolve().parent.parent / "images"
+OUT_DIR = Path("images")  # under the repository's root
 
 # Shape geometry, in final-image pixels for a left wing (the right wing is a
 # mirror image).  Each segment is a cubic Bezier: (start, control1, control2, end).
@@ -286,13 +291,14 @@ def save(image, path):
     image.save(path, optimize=True)
 
 
-def main():
-    OUT_DIR.mkdir(parents=True, exist_ok=True)
+def write(root):
+    folder = root / OUT_DIR
+    folder.mkdir(parents=True, exist_ok=True)
     for name, color in TIES.items():
-        path = OUT_DIR / f"{name}.png"
+        path = folder / f"{name}.png"
         save(draw_bowtie(color), path)
         print(f"wrote {path} ({path.stat().st_size} bytes)")
 
 
 if __name__ == "__main__":
-    main()
+    tracked.run("draw-bowties.py", write, owned=[str(OUT_DIR)])

@@ -45,9 +45,9 @@ def color_archives():
 
 
 # The model of the book's later editions (BowTies.xcdatamodeld: entity BowTie), one column
-# per attribute after Core Data's own three, typed as Core Data declares each attribute
-# type: Boolean and Integer 32 INTEGER, Date TIMESTAMP, Double FLOAT, String and URI
-# VARCHAR, UUID, Binary and Transformable BLOB.
+# per attribute after Core Data's own three, each declared as Core Data declares its
+# attribute's kind: Boolean and Integer 32 INTEGER, Date TIMESTAMP, Double FLOAT, String
+# and URI VARCHAR, UUID, Binary and Transformable BLOB.
 MODEL = [
     ("ZISFAVORITE", "INTEGER"), ("ZTIMESWORN", "INTEGER"), ("ZLASTWORN", "TIMESTAMP"),
     ("ZRATING", "FLOAT"), ("ZNAME", "VARCHAR"), ("ZSEARCHKEY", "VARCHAR"), ("ZURL", "VARCHAR"),

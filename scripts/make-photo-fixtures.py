@@ -1,11 +1,15 @@
 #!/usr/bin/env python3
 """Make the photo fixtures the tests use, and the phone-sized JPEG the benchmark uses.
 
-    python3 scripts/make-photo-fixtures.py             # writes Tests/Fixtures/
-    python3 scripts/make-photo-fixtures.py --phone OUT.jpg
-                                                       # a 12-megapixel phone JPEG (not committed)
+    scripts/python scripts/make-photo-fixtures.py          # writes Tests/Fixtures/
+    scripts/python scripts/make-photo-fixtures.py --check  # compares with them (CI)
+    scripts/python scripts/make-photo-fixtures.py --phone OUT.jpg
+                                                           # a 12-megapixel phone JPEG (not committed)
+    scripts/python scripts/make-photo-fixtures.py --series FOLDER COUNT
+                                                           # COUNT photos above 128 KiB (not committed)
 
-Needs Pillow (pip install pillow). Output is deterministic: the same bytes every run.
+scripts/python runs it with the Pillow that made the tracked fixtures (Pillow's versions
+draw them differently). Output is deterministic: the same bytes every run.
 
 Tests/Fixtures/Photos/
   orientation-N.jpg   N = 1..8: one picture, stored with EXIF orientation N, its pixels
@@ -25,10 +29,14 @@ Tests/Fixtures/BookProject/BowTies/
   "red.png" and so on, no images/ folder) beside Assets.xcassets, an Xcode asset catalog
   with folder groups, Contents.json files, @1x/@2x/@3x entries, variants to be ignored
   (dark appearance, iPhone idiom), and vector PDFs written by this script.
+
+--series: photoNNNNN.jpg in FOLDER, COUNT different photos (a tie of a sample color on a
+backdrop, with grain), each 800x600 and above 128 KiB, so that a seed stores each outside
+the database; scripts/crash-test seeds them.
 """
 
+import importlib.util
 import io
-import math
 import plistlib
 import random
 import shutil
@@ -38,8 +46,10 @@ from pathlib import Path
 
 from PIL import Image, ImageChops, ImageDraw, ImageOps
 
+import tracked
+
 ROOT = Path(__file__).resolve().parent.parent
-FIXTURES = ROOT / "Tests" / "Fixtures"
+FIXTURES = Path("Tests") / "Fixtures"  # under the repository's root
 
 QUARTERS = {  # upright corner colours
     "top-left": (220, 30, 30),
@@ -65,25 +75,18 @@ INVERSE = {
     Image.Transpose.ROTATE_90: Image.Transpose.ROTATE_270,
 }
 
-TIES = {  # the sample ties' colours, as in SampleData.plist
-    "red": (239, 48, 36),
-    "orange": (243, 123, 30),
-    "yellow": (253, 204, 12),
-    "green": (34, 153, 84),
-    "blue": (29, 112, 196),
-    "indigo": (75, 47, 145),
-    "violet": (148, 82, 165),
-}
+def _draw_bowties():
+    """scripts/draw-bowties.py, whose sample colours and wing shape these photos share."""
+    spec = importlib.util.spec_from_file_location("draw", ROOT / "scripts" / "draw-bowties.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
-# A bow tie's left wing in a 128x128 box, y down, as cubic Bezier segments (the same
-# shape scripts/draw-bowties.py draws the sample photos with).
-WING = [
-    ((60, 54), (46, 52), (30, 30), (16, 29)),
-    ((16, 29), (10, 29), (7, 33), (7, 40)),
-    ((7, 40), (10, 56), (10, 72), (7, 88)),
-    ((7, 88), (7, 95), (10, 99), (16, 99)),
-    ((16, 99), (30, 98), (46, 76), (60, 74)),
-]
+
+_DRAW = _draw_bowties()
+TIES = _DRAW.TIES  # the sample ties' colours, as in SampleData.plist
+# A bow tie's left wing in a 128x128 box, y down, as cubic Bezier segments.
+WING = _DRAW.WING_PATH
 
 
 def upright_quarters(width=48, height=32):
@@ -365,15 +368,25 @@ def gif():
     return out.getvalue()
 
 
-def main():
-    if len(sys.argv) == 3 and sys.argv[1] == "--phone":
-        # 12 megapixels and about 4 MB, as a phone's camera writes them.
-        Path(sys.argv[2]).write_bytes(phone_jpeg(4032, 3024, 92, 10))
-        return
-    if len(sys.argv) != 1:
-        print(__doc__, file=sys.stderr)
-        sys.exit(64)
-    photos = FIXTURES / "Photos"
+def photo_series(folder, count):
+    """`count` different photos, each above 128 KiB (bowties keeps such a photo outside
+    the database)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    colours = list(TIES.values())
+    for index in range(count):
+        scene = photo_scene(800, 600, colours[index % len(colours)], seed=index)
+        # Grain from a seeded generator: every photo its own bytes, the same every run.
+        grain = Image.frombytes("L", (800, 600), random.Random(index).randbytes(800 * 600))
+        photo = ImageChops.add(scene, Image.merge("RGB", (grain, grain, grain)), 4.0, -32)
+        out = io.BytesIO()
+        photo.save(out, "JPEG", quality=90)
+        assert out.tell() > 128 * 1024, (index, out.tell())
+        (folder / f"photo{index:05d}.jpg").write_bytes(out.getvalue())
+
+
+def write_fixtures(root):
+    fixtures = root / FIXTURES
+    photos = fixtures / "Photos"
     (photos / "corrupt").mkdir(parents=True, exist_ok=True)
     orientation_fixtures(photos)
     (photos / "phone.jpg").write_bytes(phone_jpeg(640, 480, 85, 6))
@@ -387,7 +400,18 @@ def main():
         (photos / name).write_bytes(out.getvalue())
     for name, make in CORRUPT.items():
         (photos / "corrupt" / name).write_bytes(make())
-    book_project(FIXTURES / "BookProject" / "BowTies")
+    book_project(fixtures / "BookProject" / "BowTies")
+
+
+def main():
+    if len(sys.argv) == 3 and sys.argv[1] == "--phone":
+        # 12 megapixels and about 4 MB, as a phone's camera writes them.
+        Path(sys.argv[2]).write_bytes(phone_jpeg(4032, 3024, 92, 10))
+        return
+    if len(sys.argv) == 4 and sys.argv[1] == "--series" and sys.argv[3].isdigit():
+        photo_series(Path(sys.argv[2]), int(sys.argv[3]))
+        return
+    tracked.run("make-photo-fixtures.py", write_fixtures, owned=[str(FIXTURES)], usage=__doc__)
 
 
 if __name__ == "__main__":

@@ -83,6 +83,29 @@ struct StoreTests {
     #expect(left.count == 4, "\(left.sorted())")
   }
 
+  @Test("the photo files of a build killed after its commit, before its link, are swept")
+  func abandonedBuildPhotos() throws {
+    let folder = TemporaryFolder()
+    ColorAttributeTransformer.register()
+    // What such a kill leaves (scripts/crash-test --new found it): the committed build,
+    // neither linked nor locked, and its photo files, with no photo-writes marker, which
+    // the build's commit removed.
+    let build = folder.url.appendingPathComponent(".BowTies.sqlite.new-K")
+    try Data("a committed build".utf8).write(to: build)
+    let photos = StoreLocation.externalDataDirectory(forStoreAt: folder.storeURL)
+    try FileManager.default.createDirectory(at: photos, withIntermediateDirectories: true)
+    let orphan = photos.appendingPathComponent(String(repeating: "ab", count: 32))
+    try Data(count: 200_000).write(to: orphan)
+
+    let (store, created) = try BowTieStore.open(at: folder.storeURL) {
+      try $0.seed(SampleData.entries())
+    }
+    #expect(created)
+    #expect(try store.count() == 7)
+    #expect(!FileManager.default.fileExists(atPath: build.path))
+    #expect(!FileManager.default.fileExists(atPath: orphan.path))
+  }
+
   @Test("seeding is idempotent, and --replace overwrites")
   func idempotentSeed() throws {
     let store = try makeInMemoryStore()

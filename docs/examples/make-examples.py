@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Make the files the README's tour uses, beside this script.
 
-    pip install pillow && python3 docs/examples/make-examples.py
+    scripts/python docs/examples/make-examples.py            # writes them
+    scripts/python docs/examples/make-examples.py --check    # compares with them (CI)
 
 - teal.png: a teal bow tie drawn as scripts/draw-bowties.py draws the sample ties;
 - damaged.png: images/red.png with the CRC of its first IDAT chunk flipped, so that it
@@ -15,20 +16,25 @@ this script runs only when one of them should change. Its output is deterministi
 
 import importlib.util
 import struct
+import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
+EXAMPLES = HERE.relative_to(ROOT)  # where they go, under the repository's root
+
+sys.path.insert(0, str(ROOT / "scripts"))
+import tracked  # noqa: E402  (scripts/tracked.py, found through the line above)
 
 
-def draw_teal():
+def draw_teal(out):
     spec = importlib.util.spec_from_file_location("draw", ROOT / "scripts" / "draw-bowties.py")
     draw = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(draw)
-    draw.save(draw.draw_bowtie((0, 128, 128)), HERE / "teal.png")
+    draw.save(draw.draw_bowtie((0, 128, 128)), out / "teal.png")
 
 
-def damage_red():
+def damage_red(out):
     data = bytearray((ROOT / "images" / "red.png").read_bytes())
     offset = 8
     while offset < len(data):
@@ -39,7 +45,7 @@ def damage_red():
             data[crc] ^= 0xFF
             break
         offset = crc + 4
-    (HERE / "damaged.png").write_bytes(bytes(data))
+    (out / "damaged.png").write_bytes(bytes(data))
 
 
 ENTRY = """\t<dict>
@@ -66,7 +72,7 @@ ENTRY = """\t<dict>
 """
 
 
-def write_plist():
+def write_plist(out):
     ties = [
         ("Paisley Bow Tie", "P", 4.0, (128, 0, 32)),
         ("Polka Dot Bow Tie", "D", 3.5, (0, 0, 128)),
@@ -76,7 +82,7 @@ def write_plist():
         ENTRY.format(name=name, key=key, rating=rating, r=r, g=g, b=b)
         for name, key, rating, (r, g, b) in ties
     )
-    (HERE / "mine.plist").write_text(
+    (out / "mine.plist").write_text(
         '<?xml version="1.0" encoding="UTF-8"?>\n'
         '<!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN"'
         ' "http://www.apple.com/DTDs/PropertyList-1.0.dtd">\n'
@@ -84,9 +90,15 @@ def write_plist():
     )
 
 
-if __name__ == "__main__":
-    draw_teal()
-    damage_red()
-    write_plist()
+def write(root):
+    out = root / EXAMPLES
+    out.mkdir(parents=True, exist_ok=True)
+    draw_teal(out)
+    damage_red(out)
+    write_plist(out)
     for name in ("teal.png", "damaged.png", "mine.plist"):
-        print(f"wrote {HERE / name} ({(HERE / name).stat().st_size} bytes)")
+        print(f"wrote {out / name} ({(out / name).stat().st_size} bytes)")
+
+
+if __name__ == "__main__":
+    tracked.run("make-examples.py", write, usage=__doc__)

@@ -181,6 +181,10 @@ extension SQLiteEngine {
   /// Removes what a killed process left while building a store at `url`: temporary
   /// stores (and their journals) that no live process holds. An empty file less than a
   /// minute old is left alone: its builder may be between creating it and locking it.
+  ///
+  /// A build killed after its transaction committed, before its file was linked into
+  /// place, has already removed the photo-writes marker, yet its photo files belong to no
+  /// store: the marker is set again, so that the store's first open sweeps them.
   static func removeAbandonedBuilds(of url: URL) {
     let folder = url.deletingLastPathComponent()
     let prefix = buildPrefix(for: url)
@@ -188,6 +192,7 @@ extension SQLiteEngine {
       return
     }
     let cutoff = time(nil) - 60
+    var removedBuild = false
     for name in names.sorted() where name.hasPrefix(prefix) {
       let file = folder.appendingPathComponent(name)
       var info = stat()
@@ -196,7 +201,13 @@ extension SQLiteEngine {
       let suffix = ["-journal", "-wal", "-shm"].first { name.hasSuffix($0) }
       let build = suffix.map { folder.appendingPathComponent(String(name.dropLast($0.count))) }
       if isHeld(build ?? file) { continue }
-      unlink(file.path)
+      if unlink(file.path) == 0, suffix == nil { removedBuild = true }
+    }
+    let photos = PhotoStorage(directory: StoreLocation.externalDataDirectory(forStoreAt: url))
+    if removedBuild, let directory = photos.directory, let marker = photos.writingMarker,
+      access(directory.path, F_OK) == 0
+    {
+      try? FileSystem.writeAtomically(Data(), to: marker)
     }
   }
 
