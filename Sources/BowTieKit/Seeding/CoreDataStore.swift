@@ -21,10 +21,7 @@ import PropertyLists
 /// ever opened for reading, and nothing is added beside them.
 enum CoreDataStore {
   /// `ZBOWTIE`'s columns: Core Data's own three, then one per attribute of the model.
-  static let knownColumns: Set<String> = [
-    "Z_PK", "Z_ENT", "Z_OPT", "ZNAME", "ZSEARCHKEY", "ZRATING", "ZTIMESWORN", "ZLASTWORN",
-    "ZISFAVORITE", "ZURL", "ZID", "ZPHOTODATA", "ZTINTCOLOR",
-  ]
+  static let knownColumns = Set(["Z_ENT", "Z_OPT"] + Column.allCases.map(\.name))
   /// The attributes the earlier editions' model did not have.
   static let optionalColumns: Set<String> = ["ZID", "ZURL"]
 
@@ -195,29 +192,33 @@ enum CoreDataStore {
     var collector = SeedFile.Collector(
       images: photos ? .embedded([:]) : .skipped, entryLabel: { "row Z_PK \(keys.byIndex[$0])" })
     var index = 0
-    // Named columns, never `*`: a generated column would be computed for every row.
-    let selected = model.columns.map { "\"\($0)\"" }.joined(separator: ", ")
+    // The model's columns by name, never `*` (a generated column would be computed for
+    // every row), NULL for those an earlier model lacks; read by position.
+    let present = Set(model.columns.map { $0.uppercased() })
+    let selected = Column.allCases.map { present.contains($0.name) ? $0.name : "NULL" }
     try connection.forEachRow(
-      "SELECT \(selected) FROM ZBOWTIE WHERE Z_ENT = ? ORDER BY Z_PK", [model.entity]
-    ) { row in
-      let key = row["Z_PK"].integer ?? 0
+      "SELECT \(selected.joined(separator: ", ")) FROM ZBOWTIE WHERE Z_ENT = ? ORDER BY Z_PK",
+      [model.entity]
+    ) { sqlRow in
+      let row = { (column: Column) in sqlRow[column.rawValue] }
+      let key = row(.pk).integer ?? 0
       keys.byIndex.append(key)
       let label =
         "row Z_PK \(key)"
-        + (row["ZNAME"].text.map { " (\($0.withVisibleControlCharacters))" } ?? "")
+        + (row(.name).text.map { " (\($0.withVisibleControlCharacters))" } ?? "")
       func failure(_ column: String, _ reason: String) -> BowTieError {
         .invalidSeedFile(
           source: name, reason: label + ": " + (column.isEmpty ? reason : "\(column) \(reason)"))
       }
       do {
         var fields = try seedFields(of: row, failure: failure)
-        let photoValue = row["ZPHOTODATA"]
+        let photoValue = row(.photoData)
         if photos, let photo = try support.photo(in: photoValue, failure: failure) {
           fields["photoData"] = .data(photo)
         }
         var entry = try collector.entry(.dictionary(fields), index: index)
         entry.tie.tintColor = try color(
-          in: row["ZTINTCOLOR"], transformer: transformer, failure: failure)
+          in: row(.tintColor), transformer: transformer, failure: failure)
         // The colour is not among what validation checks: the tie is as validated.
         entry.isValidated = true
         if !photos, photoValue != .null { entry.photoSkipped = true }
@@ -232,36 +233,58 @@ enum CoreDataStore {
     return collector.entries
   }
 
+  /// The columns of `ZBOWTIE` the import reads, in the order it selects them.
+  private enum Column: Int, CaseIterable {
+    case pk, name, searchKey, rating, timesWorn, lastWorn, isFavorite, url, id, photoData
+    case tintColor
+
+    var name: String {
+      switch self {
+      case .pk: "Z_PK"
+      case .name: "ZNAME"
+      case .searchKey: "ZSEARCHKEY"
+      case .rating: "ZRATING"
+      case .timesWorn: "ZTIMESWORN"
+      case .lastWorn: "ZLASTWORN"
+      case .isFavorite: "ZISFAVORITE"
+      case .url: "ZURL"
+      case .id: "ZID"
+      case .photoData: "ZPHOTODATA"
+      case .tintColor: "ZTINTCOLOR"
+      }
+    }
+  }
+
   /// A row's attributes as a seed entry's keys; NULL attributes are left out, as a seed
   /// file leaves them out.
   private static func seedFields(
-    of row: any SQLRow, failure: (String, String) -> BowTieError
+    of row: (Column) -> SQLValue, failure: (String, String) -> BowTieError
   ) throws(BowTieError) -> [String: PropertyListValue] {
     var fields: [String: PropertyListValue] = [:]
-    for (key, column) in [("name", "ZNAME"), ("searchKey", "ZSEARCHKEY"), ("url", "ZURL")] {
-      switch row[column] {
+    for (key, column) in [("name", Column.name), ("searchKey", .searchKey), ("url", .url)] {
+      switch row(column) {
       case .null: break
       case .text(let text): fields[key] = .string(text)
-      case let other: throw failure(column, "is \(other.kind), not text")
+      case let other: throw failure(column.name, "is \(other.kind), not text")
       }
     }
-    switch row["ZRATING"] {
+    switch row(.rating) {
     case .null: break
     case .real(let number): fields["rating"] = .real(number)
     case .integer(let number): fields["rating"] = .integer(number)
     case let other: throw failure("ZRATING", "is \(other.kind), not a number")
     }
-    switch row["ZTIMESWORN"] {
+    switch row(.timesWorn) {
     case .null: break
     case .integer(let number): fields["timesWorn"] = .integer(number)
     case let other: throw failure("ZTIMESWORN", "is \(other.kind), not a whole number")
     }
-    switch row["ZISFAVORITE"] {
+    switch row(.isFavorite) {
     case .null: break
     case .integer(let flag) where flag == 0 || flag == 1: fields["isFavorite"] = .bool(flag == 1)
     case let other: throw failure("ZISFAVORITE", "is \(other.kind), not a boolean (0 or 1)")
     }
-    switch row["ZLASTWORN"] {
+    switch row(.lastWorn) {
     case .null: break
     case .real(let seconds) where seconds.isFinite:
       fields["lastWorn"] = .date(Date(timeIntervalSinceReferenceDate: seconds))
@@ -269,7 +292,7 @@ enum CoreDataStore {
       fields["lastWorn"] = .date(Date(timeIntervalSinceReferenceDate: Double(seconds)))
     case let other: throw failure("ZLASTWORN", "is \(other.kind), not a date")
     }
-    switch row["ZID"] {
+    switch row(.id) {
     case .null: break
     case .blob(let bytes) where bytes.count == 16:
       fields["id"] = .string(
