@@ -123,16 +123,37 @@ public struct BinaryPropertyListTemplate: Sendable {
     return objectOffsets[object] + shift
   }
 
-  /// The offset table and trailer, for slots of `lengths` (in the document's order).
+  /// The offset table and trailer, for slots of `lengths` (in the document's order),
+  /// written in place: a seed writes 100,000 of them.
   private func appendTable(lengths: [Int], to output: inout [UInt8]) {
-    var shift = 0
-    var slot = 0
-    let offsets = objectOffsets.indices.map {
-      offset(of: $0, shift: &shift, slot: &slot, lengths: lengths)
+    let tableOffset = tableOffset(lengths: lengths)
+    let offsetSize = BinaryPropertyListWriter.byteWidth(for: UInt64(tableOffset))
+    let start = output.count
+    output.append(
+      contentsOf: repeatElement(
+        0, count: objectOffsets.count * offsetSize + BinaryPropertyList.trailerSize))
+    output.withUnsafeMutableBufferPointer { buffer in
+      func put(_ value: Int, size: Int, at end: Int) {
+        var value = value
+        for index in stride(from: end - 1, through: end - size, by: -1) {
+          buffer[index] = UInt8(truncatingIfNeeded: value)
+          value >>= 8
+        }
+      }
+      var position = start
+      var shift = 0
+      var slot = 0
+      for object in objectOffsets.indices {
+        position += offsetSize
+        put(
+          offset(of: object, shift: &shift, slot: &slot, lengths: lengths), size: offsetSize,
+          at: position)
+      }
+      buffer[position + 6] = UInt8(offsetSize)
+      buffer[position + 7] = UInt8(referenceSize)
+      put(objectOffsets.count, size: 8, at: position + 16)
+      put(tableOffset, size: 8, at: position + 32)
     }
-    BinaryPropertyListWriter.appendTable(
-      offsets: offsets, tableOffset: tableOffset(lengths: lengths),
-      referenceSize: referenceSize, to: &output)
   }
 
   private func tableOffset(lengths: [Int]) -> Int {
@@ -140,7 +161,7 @@ public struct BinaryPropertyListTemplate: Sendable {
   }
 
   /// Whether `bytes` from `start` to their end are what ``appendTable(lengths:to:)``
-  /// appends.
+  /// appends: compared where they are, a listing reads 100,000 of them.
   private func tableMatches(lengths: [Int], in bytes: UnsafeRawBufferPointer, at start: Int)
     -> Bool
   {
@@ -149,21 +170,30 @@ public struct BinaryPropertyListTemplate: Sendable {
     guard start == tableOffset,
       bytes.count - start == objectOffsets.count * offsetSize + BinaryPropertyList.trailerSize
     else { return false }
+    /// Whether the `size` bytes ending at `end` are `value`, big-endian.
+    func holds(_ value: Int, size: Int, endingAt end: Int) -> Bool {
+      var value = value
+      var index = end - 1
+      while index >= end - size {
+        guard bytes[index] == UInt8(truncatingIfNeeded: value) else { return false }
+        value >>= 8
+        index -= 1
+      }
+      return value == 0
+    }
     var position = start
     var shift = 0
     var slot = 0
     for object in objectOffsets.indices {
-      let expected = offset(of: object, shift: &shift, slot: &slot, lengths: lengths)
-      guard Self.bigEndian(bytes, at: position, size: offsetSize) == UInt64(expected) else {
-        return false
-      }
       position += offsetSize
+      let expected = offset(of: object, shift: &shift, slot: &slot, lengths: lengths)
+      guard holds(expected, size: offsetSize, endingAt: position) else { return false }
     }
     for index in position..<(position + 6) where bytes[index] != 0 { return false }
     return bytes[position + 6] == UInt8(offsetSize) && bytes[position + 7] == UInt8(referenceSize)
-      && Self.bigEndian(bytes, at: position + 8, size: 8) == UInt64(objectOffsets.count)
-      && Self.bigEndian(bytes, at: position + 16, size: 8) == 0
-      && Self.bigEndian(bytes, at: position + 24, size: 8) == UInt64(tableOffset)
+      && holds(objectOffsets.count, size: 8, endingAt: position + 16)
+      && holds(0, size: 8, endingAt: position + 24)
+      && holds(tableOffset, size: 8, endingAt: position + 32)
   }
 
   /// `size` big-endian bytes at `start`, or nil when they run past the end.

@@ -65,6 +65,37 @@ struct ShortcutTests {
     }
   }
 
+  @Test("an 8-bit component's NSRGB text is the C library's %.3g, for each of the 256")
+  func eightBitText() {
+    for value in 0...255 {
+      let expected = String(format: "%.3g", Double(value) / 255)
+      #expect(String(decoding: ColorText.eightBitNumber(value), as: UTF8.self) == expected)
+      #expect(ColorText.formatted(Double(value) / 255) == Array(expected.utf8))
+      #expect(ColorText.number(Double(value) / 255) == Array(expected.utf8))
+    }
+  }
+
+  @Test("NSRGB's numbers are checked for the form %g writes, as the C library would read them")
+  func decimalNumberForm() {
+    var random = SplitMix64(seed: 0xD3C1)
+    for _ in 0..<2_000 {
+      let value = Double(bitPattern: random.next())
+      guard value.isFinite else { continue }
+      for format in ["%.3g", "%g", "%.17g"] {
+        let word = Array(String(format: format, value).utf8)
+        #expect(ColorText.isDecimalNumber(word[...]), "\(format) of \(value)")
+      }
+    }
+    for accepted in ["0", "1", "0.5", ".5", "5.", "-0.25", "1e-05", "2.5E+10"] {
+      #expect(ColorText.isDecimalNumber(Array(accepted.utf8)[...]), "\(accepted)")
+    }
+    for refused in [
+      "", "-", ".", "+1", "1..2", "1.2.3", "1e", "1e+", "e5", "0x1p3", "inf", "nan", "1,5",
+    ] {
+      #expect(!ColorText.isDecimalNumber(Array(refused.utf8)[...]), "\(refused)")
+    }
+  }
+
   @Test("TieColor archives of before are read by their layout as by the full decoder")
   func legacyColorLayout() throws {
     let transformer = ColorAttributeTransformer()

@@ -9,7 +9,8 @@
 // TieColor's), that a TieColor archive is rewritten for the migration exactly when the full
 // decoder reads one, and that every color that decodes re-archives to bytes that decode to
 // the same color and archive again identically, with the layouts writing exactly what the
-// real encoder writes.
+// real encoder writes. The NSRGB shortcuts agree with the C library: a word of the input
+// that the text check takes for a number is one, and a decoded component's text is "%.3g".
 import Foundation
 import FuzzSupport
 
@@ -47,6 +48,7 @@ func check(_ data: Data) {
     (rewritten != nil) == (object is TieColorArchive),
     "rewritten for the migration: \(rewritten != nil), a TieColor archive: \(object is TieColorArchive)"
   )
+  checkNumberText(data, decoded)
   guard let color = decoded else { return }
 
   let archive = must("re-archiving \(color)") { try transformer.data(from: color) }
@@ -60,6 +62,24 @@ func check(_ data: Data) {
   expect(again == color, "\(color) re-archived decodes as \(again)")
   let archivedAgain = must("archiving \(again)") { try transformer.data(from: again) }
   expect(archivedAgain == archive, "archiving \(color) twice gave different bytes")
+}
+
+/// The shortcuts of `NSRGB`'s text: a word the form check accepts is a number the C
+/// library reads, and each component's text, worked out in integers for an 8-bit value, is
+/// what "%.3g" prints.
+func checkNumberText(_ data: Data, _ decoded: TieColor?) {
+  for word in [UInt8](data).split(whereSeparator: { $0 == 0x20 || $0 == 0 }) where word.count < 40 {
+    if ColorText.isDecimalNumber(word) {
+      let text = String(decoding: word, as: UTF8.self)
+      expect(Double(text) != nil, "the form check accepts \(text), which is not a number")
+    }
+  }
+  guard let color = decoded else { return }
+  for component in [color.red, color.green, color.blue, color.alpha] {
+    expect(
+      ColorText.number(component) == ColorText.formatted(component),
+      "the NSRGB text of \(component) is not what %.3g prints")
+  }
 }
 
 /// Colors of every set of -Double keys, decoded twice each, so that their layouts exist.

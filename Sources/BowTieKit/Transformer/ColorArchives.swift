@@ -46,10 +46,12 @@ final class UIColorArchive: NSObject, NSSecureCoding, StableArchiveName {
   }
 
   init?(coder: NSCoder) {
-    let keys = coder.keyedArchiveKeys ?? ["UIDynamicCatalogName", "UIDynamicModifiedBaseColor"]
-    if let dynamic = keys.filter({ $0.hasPrefix("UIDynamic") && coder.containsValue(forKey: $0) })
-      .sorted().first
-    {
+    let dynamic =
+      coder.firstKeyedArchiveKey(withPrefix: "UIDynamic")
+      ?? ["UIDynamicCatalogName", "UIDynamicModifiedBaseColor"].first {
+        coder.containsValue(forKey: $0)
+      }
+    if let dynamic {
       ColorRefusal.report(
         coder, "it is a dynamic color (\(dynamic)), which changes with the device's settings")
       return nil
@@ -78,13 +80,13 @@ final class UIColorArchive: NSObject, NSSecureCoding, StableArchiveName {
     case 4:
       guard let red = Self.component("UIRed", coder), let green = Self.component("UIGreen", coder),
         let blue = Self.component("UIBlue", coder), let alpha = Self.component("UIAlpha", coder),
-        ColorText.check("NSRGB", counts: [3, 4], coder)
+        ColorText.check("NSRGB", counts: 3...4, coder)
       else { return nil }
       color = TieColor(red: red, green: green, blue: blue, alpha: alpha)
     case 2:
       guard let white = Self.component("UIWhite", coder),
         let alpha = Self.component("UIAlpha", coder),
-        ColorText.check("NSWhite", counts: [1, 2], coder)
+        ColorText.check("NSWhite", counts: 1...2, coder)
       else { return nil }
       color = TieColor(red: white, green: white, blue: white, alpha: alpha)
     default:
@@ -266,7 +268,9 @@ final class TieColorArchive: NSObject, NSSecureCoding, StableArchiveName {
   }
 
   private static func component(_ key: String, from coder: NSCoder) -> UInt8? {
-    guard coder.containsValue(forKey: key) else { return nil }
+    guard coder.containsValue(forKey: key) else {
+      return ColorRefusal.refuse(coder, "key \"\(key)\" is missing")
+    }
     let value = coder.decodeInt64(forKey: key)
     guard let component = UInt8(exactly: value) else {
       return ColorRefusal.refuse(coder, "value \(value) for key \"\(key)\" is out of range 0...255")
@@ -322,14 +326,41 @@ enum ColorText {
 
   /// Whether the text under `key`, when there is one, holds one of `counts` numbers: what a
   /// UIKit archive's `NSRGB` or `NSWhite` must be, though UIKit reads the floats instead.
-  static func check(_ key: String, counts: Set<Int>, _ coder: NSCoder) -> Bool {
+  /// Checked for their form, not converted: the floats are what is read, and converting
+  /// text with the C library is among the dearest steps of a color's decoding.
+  static func check(_ key: String, counts: ClosedRange<Int>, _ coder: NSCoder) -> Bool {
     guard coder.containsValue(forKey: key) else { return true }
-    guard let numbers = numbers(key, coder) else { return false }
-    guard counts.contains(numbers.count) else {
-      ColorRefusal.report(coder, "\(key) holds \(numbers.count) numbers")
+    guard var bytes = coder.decodedBytes(forKey: key) else { return false }
+    if bytes.last == 0 { bytes.removeLast() }
+    let words = bytes.split(separator: UInt8(ascii: " "))
+    guard !words.isEmpty, words.allSatisfy(isDecimalNumber) else {
+      ColorRefusal.report(coder, "\(key) is not ASCII numbers separated by spaces")
+      return false
+    }
+    guard counts.contains(words.count) else {
+      ColorRefusal.report(coder, "\(key) holds \(words.count) numbers")
       return false
     }
     return true
+  }
+
+  /// Whether `word` is a decimal number as "%g" writes one: an optional minus, digits with
+  /// an optional point, an optional exponent (`1e-05`).
+  static func isDecimalNumber(_ word: ArraySlice<UInt8>) -> Bool {
+    var rest = word[...]
+    if rest.first == UInt8(ascii: "-") { rest = rest.dropFirst() }
+    let isDigit = { (byte: UInt8) in (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) }
+    let mantissa = rest.prefix { isDigit($0) || $0 == UInt8(ascii: ".") }
+    guard mantissa.contains(where: isDigit), mantissa.filter({ $0 == UInt8(ascii: ".") }).count <= 1
+    else { return false }
+    rest = rest.dropFirst(mantissa.count)
+    guard let e = rest.first else { return true }
+    guard e == UInt8(ascii: "e") || e == UInt8(ascii: "E") else { return false }
+    rest = rest.dropFirst()
+    if let sign = rest.first, sign == UInt8(ascii: "-") || sign == UInt8(ascii: "+") {
+      rest = rest.dropFirst()
+    }
+    return !rest.isEmpty && rest.allSatisfy(isDigit)
   }
 
   /// `NSRGB` as UIKit writes it: "%.3g %.3g %.3g", and a fourth for an alpha other than 1.
@@ -348,8 +379,9 @@ enum ColorText {
     return text
   }
 
-  /// One component in "%.3g", taken from a table for an 8-bit value (what most colors are,
-  /// and a seed writes 100,000 of): the C library's formatting is most of a color's cost.
+  /// One component in "%.3g". An 8-bit value's (what most colors are, and a seed writes
+  /// 100,000 of) is worked out in integers: the C library's formatting is the dearest step
+  /// of writing a color (docs/performance.md, "Colors").
   static func number(_ component: Double) -> [UInt8] {
     let scaled = (component * 255).rounded()
     if scaled >= 0, scaled <= 255, Double(Int(scaled)) / 255 == component {
@@ -358,7 +390,36 @@ enum ColorText {
     return formatted(component)
   }
 
-  private static let eightBitNumbers = (0...255).map { formatted(Double($0) / 255) }
+  private static let eightBitNumbers = (0...255).map(eightBitNumber)
+
+  /// "%.3g" of `value / 255`, for `value` in 0...255, without the C library: three
+  /// significant digits rounded to the nearest, trailing zeros dropped. None of these 256
+  /// quotients lies on a rounding halfway point (that would take 51 to divide the value),
+  /// so rounding the exact quotient gives what "%.3g" gives for the nearest double, as
+  /// ShortcutTests checks for each.
+  static func eightBitNumber(_ value: Int) -> [UInt8] {
+    guard value > 0 else { return [UInt8(ascii: "0")] }
+    guard value < 255 else { return [UInt8(ascii: "1")] }
+    // value / 255 is at least 0.1 from 26 on, at least 0.01 from 3 on, else at least 0.001.
+    let zeros = value >= 26 ? 0 : value >= 3 ? 1 : 2
+    let scale = [1_000, 10_000, 100_000][zeros]
+    // The three digits, rounded to the nearest: (2 × value × scale + 255) / 510.
+    var digits = (2 * value * scale + 255) / 510
+    var kept = 3
+    while digits % 10 == 0 {
+      digits /= 10
+      kept -= 1
+    }
+    var text: [UInt8] = [UInt8(ascii: "0"), UInt8(ascii: ".")]
+    text.reserveCapacity(2 + zeros + kept)
+    text.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: zeros))
+    var divisor = [1, 10, 100][kept - 1]
+    while divisor > 0 {
+      text.append(UInt8(ascii: "0") + UInt8(digits / divisor % 10))
+      divisor /= 10
+    }
+    return text
+  }
 
   /// "%.3g", as UIKit's `-[NSString stringWithFormat:]` writes it.
   static func formatted(_ component: Double) -> [UInt8] {

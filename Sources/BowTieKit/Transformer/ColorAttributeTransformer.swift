@@ -29,6 +29,14 @@ public final class ColorAttributeTransformer: NSSecureUnarchiveFromDataTransform
   /// ``archivableClasses``, as Foundation's API names them.
   override public class var allowedTopLevelClasses: [AnyClass] { archivableClasses }
 
+  /// Made once, not for each color: a `show` decodes one color, and building the table
+  /// cost more than decoding it.
+  override var classTable: ArchiveClassTable { Self.colorClassTable }
+
+  private static let colorClassTable = ArchiveClassTable(
+    allowed: archivableClasses, nested: nestedArchivableClasses,
+    aliases: archivedClassNameAliases)
+
   /// Registers a shared instance under ``name``; call once at startup. (`registeredName`
   /// exists so tests can register under a fresh name without touching the shared one.)
   public static func register(as registeredName: NSValueTransformerName = name) {
@@ -207,16 +215,19 @@ final class ColorArchiveLayouts: Sendable {
     /// The `-Double` keys `color`'s archive has: those of components a 32-bit float
     /// does not hold exactly.
     static func doubleKeys(of color: TieColor) -> Int {
-      [color.red, color.green, color.blue, color.alpha].enumerated().reduce(0) {
-        Double(Float($1.element)) != $1.element ? $0 | 1 << $1.offset : $0
-      }
+      (Double(Float(color.red)) != color.red ? 1 : 0)
+        | (Double(Float(color.green)) != color.green ? 2 : 0)
+        | (Double(Float(color.blue)) != color.blue ? 4 : 0)
+        | (Double(Float(color.alpha)) != color.alpha ? 8 : 0)
     }
 
     /// Laid out from the encoder's archive of a color with those `-Double` keys, its
     /// floats, doubles and `NSRGB` the slots; nil when the archive is not as expected.
     init?(doubleKeys: Int, transformer: ColorAttributeTransformer) {
-      // 0.1 needs a -Double key, 0.5 does not.
-      let values = (0..<4).map { doubleKeys & 1 << $0 != 0 ? 0.1 : 0.5 }
+      // 0.2 (51/255) needs a -Double key, 1 does not; both are 8-bit values, whose NSRGB
+      // text is worked out without the C library's formatting, so that laying a color out
+      // never pays that formatting's first call, the dearest (docs/performance.md, "Colors").
+      let values = (0..<4).map { doubleKeys & 1 << $0 != 0 ? 0.2 : 1 }
       let example = TieColor(red: values[0], green: values[1], blue: values[2], alpha: values[3])
       guard
         let archive = try? KeyedArchive.archivedValue(
@@ -237,10 +248,18 @@ final class ColorArchiveLayouts: Sendable {
 
     /// The values of the slots for `color`, which must have this layout's `-Double` keys.
     private func values(of color: TieColor) -> [PropertyListValue] {
-      let components = [color.red, color.green, color.blue, color.alpha]
-      return components.map { .real32(Float($0)) }
-        + components.indices.filter { doubleKeys & 1 << $0 != 0 }.map { .real(components[$0]) }
-        + [.data(Data(ColorText.rgb(color)))]
+      let components = (color.red, color.green, color.blue, color.alpha)
+      var values: [PropertyListValue] = [
+        .real32(Float(components.0)), .real32(Float(components.1)),
+        .real32(Float(components.2)), .real32(Float(components.3)),
+      ]
+      values.reserveCapacity(9)
+      if doubleKeys & 1 != 0 { values.append(.real(components.0)) }
+      if doubleKeys & 2 != 0 { values.append(.real(components.1)) }
+      if doubleKeys & 4 != 0 { values.append(.real(components.2)) }
+      if doubleKeys & 8 != 0 { values.append(.real(components.3)) }
+      values.append(.data(Data(ColorText.rgb(color))))
+      return values
     }
 
     func archive(_ color: TieColor) -> [UInt8] {
@@ -251,25 +270,24 @@ final class ColorArchiveLayouts: Sendable {
     /// writes for it; nil for any other bytes.
     func color(in bytes: UnsafeRawBufferPointer) -> TieColor? {
       guard let values = template.values(in: bytes) else { return nil }
-      var components: [Double] = []
-      var doubles = values[4...].makeIterator()
-      for (index, value) in values[..<4].enumerated() {
-        guard case .real32(let float) = value else { return nil }
-        if doubleKeys & 1 << index != 0 {
-          guard case .real(let double)? = doubles.next(),
-            Float(double).bitPattern == float.bitPattern
-          else { return nil }
-          components.append(double)
-        } else {
-          components.append(Double(float))
-        }
+      // The floats, then the doubles of the components that have one, then NSRGB.
+      var next = 4
+      func component(_ index: Int) -> Double? {
+        guard case .real32(let float) = values[index] else { return nil }
+        guard doubleKeys & 1 << index != 0 else { return Double(float) }
+        defer { next += 1 }
+        guard case .real(let double) = values[next], Float(double).bitPattern == float.bitPattern
+        else { return nil }
+        return double
       }
-      let color = TieColor(
-        red: components[0], green: components[1], blue: components[2], alpha: components[3])
+      guard let red = component(0), let green = component(1), let blue = component(2),
+        let alpha = component(3)
+      else { return nil }
+      let color = TieColor(red: red, green: green, blue: blue, alpha: alpha)
       // The archive of the color read must be these very bytes: same -Double keys, same
       // text; the floats and doubles are the bytes just read.
       guard color.isFinite, Self.doubleKeys(of: color) == doubleKeys,
-        case .data(let text)? = doubles.next(), text.elementsEqual(ColorText.rgb(color))
+        case .data(let text) = values[next], text.elementsEqual(ColorText.rgb(color))
       else { return nil }
       return color
     }

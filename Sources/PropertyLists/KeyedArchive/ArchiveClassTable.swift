@@ -1,7 +1,10 @@
 import Foundation
 
 /// The classes one archive operation may contain, indexed by archived name and by type.
-public struct ArchiveClassTable {
+///
+/// Immutable once made, and its encoders capture nothing, hence safe to share between
+/// threads (`@unchecked`: class metatypes and closures are not `Sendable` to the compiler).
+public struct ArchiveClassTable: @unchecked Sendable {
   /// A class the codec can write and instantiate.
   public struct Entry {
     let name: String

@@ -92,8 +92,10 @@ final class KeyedArchiveDecoder: KeyedArchiveCoder {
 
   // MARK: Scalars
 
+  /// A question, not a request: an absent key is not noted as missing (making that note
+  /// was most of the call's cost).
   override func containsValue(forKey key: String) -> Bool {
-    value(forKey: key) != nil
+    containers.last?[KeyedArchiveFormat.escape(key)] != nil
   }
 
   override func decodeInt64(forKey key: String) -> Int64 {
@@ -220,19 +222,26 @@ final class KeyedArchiveDecoder: KeyedArchiveCoder {
 }
 
 extension KeyedArchiveDecoder {
-  /// The keys of the object being decoded, as `encode(_:forKey:)` named them.
-  fileprivate var currentKeys: [String] {
-    guard let fields = containers.last else { return [] }
-    return fields.keys.compactMap { key in
-      guard key != KeyedArchiveFormat.classKey else { return nil }
-      return key.hasPrefix("$$") ? String(key.dropFirst()) : key
+  /// The first, in sorting order, of the keys of the object being decoded that start with
+  /// `prefix`, as `encode(_:forKey:)` named it.
+  fileprivate func firstKey(withPrefix prefix: String) -> String? {
+    guard let fields = containers.last else { return nil }
+    var first: String?
+    for key in fields.keys where key != KeyedArchiveFormat.classKey {
+      let name = key.hasPrefix("$$") ? String(key.dropFirst()) : key
+      if name.hasPrefix(prefix), first.map({ name < $0 }) ?? true { first = name }
     }
+    return first
   }
 }
 
 extension NSCoder {
-  /// The keys of the object being decoded, when this coder is ``KeyedArchive``'s decoder;
-  /// nil for any other coder. `NSCoder` has no way to list them, and a class that must
-  /// refuse forms it does not read (an object with keys it does not know) needs it.
-  public var keyedArchiveKeys: [String]? { (self as? KeyedArchiveDecoder)?.currentKeys }
+  /// The first, in sorting order, of the keys of the object being decoded that start with
+  /// `prefix`, when this coder is ``KeyedArchive``'s decoder; nil when none does, or for
+  /// any other coder. `NSCoder` has no way to list keys, and a class that refuses forms it
+  /// does not read (UIKit's dynamic colors, all of whose keys start with `UIDynamic`)
+  /// needs to find them.
+  public func firstKeyedArchiveKey(withPrefix prefix: String) -> String? {
+    (self as? KeyedArchiveDecoder)?.firstKey(withPrefix: prefix)
+  }
 }
