@@ -9,6 +9,7 @@ let package = Package(
     .library(name: "BowTieKit", targets: ["BowTieKit"]),
     .library(name: "BowtiesCLI", targets: ["BowtiesCLI"]),
     .library(name: "TerminalImage", targets: ["TerminalImage"]),
+    .library(name: "TerminalUI", targets: ["TerminalUI"]),
     .library(name: "ImageCodecs", targets: ["ImageCodecs"]),
     .library(name: "PropertyLists", targets: ["PropertyLists"]),
   ],
@@ -25,7 +26,7 @@ let package = Package(
     .target(
       name: "BowTieKit",
       dependencies: [
-        "CNettle", "ImageCodecs", "PropertyLists",
+        "CNettle", "ImageCodecs", "PropertyLists", "TextOutput",
         .product(name: "GRDB", package: "GRDB.swift"),
       ],
       plugins: ["EmbedSampleData"]
@@ -47,6 +48,10 @@ let package = Package(
     // Property lists and keyed archives: one value type, the XML (Expat) and binary readers
     // and writers, and the strict NSKeyedArchiver-format codec. Knows nothing of ties.
     .target(name: "PropertyLists", dependencies: ["CExpat"]),
+    // Bytes out: a file descriptor's stream that reports every failed write, and the one
+    // JSON writer of long arrays. Knows nothing of ties; the store, the reports, the export
+    // and the command line all write through it.
+    .target(name: "TextOutput"),
     // Expat, the XML parser seed plists stream through, an entry at a time.
     .systemLibrary(name: "CExpat", pkgConfig: "expat", providers: [.apt(["libexpat1-dev"])]),
     // Nettle, for the SHA-256 that names photo files.
@@ -54,6 +59,13 @@ let package = Package(
     // Photos on a terminal: scaling, half-block rendering, the kitty, iTerm2 and sixel
     // encoders, and which of them a terminal speaks. Knows nothing of ties.
     .target(name: "TerminalImage", dependencies: ["ImageCodecs"]),
+    // A full-screen view on a terminal: its terminfo capabilities (ncurses' libtinfo, with
+    // a few types built in for machines without a terminfo database), keys, raw mode and the
+    // alternate screen given back on every way out, frames drawn by changed rows. Knows
+    // nothing of ties.
+    .target(name: "TerminalUI", dependencies: ["CTerminfo"]),
+    // libtinfo's setupterm, tigetstr and tiparm, the last variadic, which Swift cannot call.
+    .target(name: "CTerminfo", linkerSettings: [.linkedLibrary("tinfo")]),
     // Photo formats: PNG (libpng), JPEG with its EXIF orientation (libjpeg-turbo, libexif),
     // PDF rasterized (MuPDF), and telling them apart. Knows nothing of ties or terminals.
     .target(name: "ImageCodecs", dependencies: ["CLibPNG", "CImageCodecs"]),
@@ -77,7 +89,7 @@ let package = Package(
     .target(
       name: "BowtiesCLI",
       dependencies: [
-        "BowTieKit", "TerminalImage", "ImageCodecs",
+        "BowTieKit", "TerminalImage", "TerminalUI", "ImageCodecs", "TextOutput",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
@@ -94,17 +106,20 @@ let package = Package(
     ),
     // A PostgreSQL server in a temporary folder, for the tests of both engines.
     .target(name: "PostgresTestSupport", path: "Tests/PostgresTestSupport"),
-    .testTarget(name: "BowTieKitTests", dependencies: ["BowTieKit", "PropertyLists"]),
+    .testTarget(
+      name: "BowTieKitTests", dependencies: ["BowTieKit", "PropertyLists", "TextOutput"]),
     .testTarget(name: "PropertyListsTests", dependencies: ["PropertyLists"]),
+    .testTarget(name: "TextOutputTests", dependencies: ["TextOutput"]),
     .testTarget(
       name: "BowTiePostgresTests", dependencies: ["BowTiePostgres", "PostgresTestSupport"]),
     .testTarget(name: "TerminalImageTests", dependencies: ["TerminalImage", "ImageCodecs"]),
     .testTarget(name: "ImageCodecsTests", dependencies: ["ImageCodecs"]),
+    .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI"]),
     .testTarget(
       name: "bowtiesTests",
       dependencies: [
-        "bowties", "bowties-postgresql", "BowtiesCLI", "BowTieKit", "TerminalImage", "ImageCodecs",
-        "PropertyLists", "PostgresTestSupport",
+        "bowties", "bowties-postgresql", "BowtiesCLI", "BowTieKit", "TerminalImage", "TerminalUI",
+        "ImageCodecs", "PropertyLists", "PostgresTestSupport",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       // Expected `show --image always` output, compared byte for byte by PhotoTests.

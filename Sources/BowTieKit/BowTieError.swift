@@ -42,6 +42,9 @@ public enum BowTieError: Error, Equatable, Sendable {
 
   /// An output file cannot be written.
   case outputUnwritable(path: String, reason: String)
+  /// Standard output's reader has gone, as `head` goes once it has its lines: nothing to
+  /// report, and the command ends quietly, as `cat` does (`ExitStatus` in the CLI).
+  case outputClosed
 
   // MARK: The store
 
@@ -111,6 +114,8 @@ extension BowTieError: LocalizedError {
       return "cannot restore \(path): \(reason); nothing was changed"
     case .outputUnwritable(let path, let reason):
       return "cannot write \(path): \(reason)"
+    case .outputClosed:
+      return "cannot write standard output: nothing reads it any more"
     case .storeUnreadable(let path, let reason):
       return "cannot use the store \(path): \(reason)"
     case .storeNotWritable(let path, let reason):

@@ -14,14 +14,14 @@ import Foundation
 /// twice to one value. A lock held past the busy timeout ends the command with 75.
 public final class PostgresEngine: StoreEngine, @unchecked Sendable {
   // One connection, used by one command on one thread.
-  private let session: PostgresSession
+  let session: PostgresSession
   private let connection: PostgresSQLConnection
   /// Set while a new store's schema and sample ties are written: the store's own writes
   /// then join that one transaction, so a new store appears whole or not at all.
   private var insideCreation = false
 
   public let displayName: String
-  public var dialect: SQLDialect { .postgresql }
+  public var dialect: any SQLDialect { PostgresDialect() }
 
   private init(session: PostgresSession) {
     self.session = session
@@ -29,10 +29,11 @@ public final class PostgresEngine: StoreEngine, @unchecked Sendable {
     displayName = session.settings.displayName
   }
 
-  /// Lets `BowTieStore.open` reach PostgreSQL stores by URI.
+  /// Takes the stores `--store` names by a PostgreSQL connection URI
+  /// (``PostgresSettings/isURI(_:)``).
   public static func register() {
-    ServerStores.register { uri, populate throws(BowTieError) in
-      try open(uri: uri, ifMissing: populate)
+    StoreEngines.register { location in
+      PostgresSettings.isURI(location) ? PostgresStoreAddress(uri: location) : nil
     }
   }
 
@@ -61,8 +62,8 @@ public final class PostgresEngine: StoreEngine, @unchecked Sendable {
     do {
       // The common case, a store up to date, in one round trip: one statement, needing no
       // transaction of its own. A database without the table goes the long way.
-      if let applied = try session.namesUnlessTableMissing(PostgresSchema.appliedSQL),
-        PostgresSchema.isCurrent(applied: applied)
+      if try PostgresSchema.state(
+        applied: session.namesUnlessTableMissing(PostgresSchema.appliedSQL)) == .current
       {
         return (store, false)
       }
@@ -81,7 +82,7 @@ public final class PostgresEngine: StoreEngine, @unchecked Sendable {
   {
     try session.run("BEGIN")
     do {
-      try session.query("SELECT pg_advisory_xact_lock(?)", [.integer(Self.schemaLock)])
+      try session.run("SELECT pg_advisory_xact_lock($1)", [.integer(Self.schemaLock)])
       var created = false
       if try connection.fetchValue(PostgresSchema.existsSQL, as: Bool.self) != true {
         try connection.execute(PostgresSchema.createMigrationTable)
@@ -152,7 +153,7 @@ public final class PostgresEngine: StoreEngine, @unchecked Sendable {
   /// reference beats fails, and the photo stays.
   private func removeUnreferenced(_ names: Set<String>) {
     for name in names.sorted() {
-      _ = try? session.query(Self.deleteUnreferenced + " AND name = ?", [.text(name)])
+      _ = try? session.run(Self.deleteUnreferenced + " AND name = $1", [.text(name)])
     }
   }
 
@@ -169,7 +170,7 @@ public final class PostgresEngine: StoreEngine, @unchecked Sendable {
     guard PhotoName.isValid(name) else {
       throw .photoUnavailable(tie: tie, path: "photo \(name)", reason: "is not a photo's name")
     }
-    let rows = try session.query("SELECT data FROM photo WHERE name = ?", [.text(name)])
+    let rows = try session.run("SELECT data FROM photo WHERE name = $1", [.text(name)])
     guard let row = rows.first, let value = try? PostgresSQLConnection.snapshot(row)[0],
       let data = Data.decode(value)
     else {
@@ -192,7 +193,7 @@ public final class PostgresEngine: StoreEngine, @unchecked Sendable {
     let size: Int?
     do {
       size = try connection.fetchValue(
-        "SELECT length(data) FROM photo WHERE name = ?", [name], as: Int.self)
+        "SELECT length(data) FROM photo WHERE name = \(name)", as: Int.self)
     } catch {
       return storeError(error)
     }
@@ -210,7 +211,7 @@ public final class PostgresEngine: StoreEngine, @unchecked Sendable {
 
   public func removeUnreferencedPhotos() throws(BowTieError) {
     try write(rollingBack: false) { connection, _ in
-      try connection.execute(Self.deleteUnreferenced)
+      try connection.execute(SQL(sql: Self.deleteUnreferenced))
     }
   }
 
@@ -225,6 +226,20 @@ public final class PostgresEngine: StoreEngine, @unchecked Sendable {
     }
     error.fillInStorePath(displayName)
     return error
+  }
+}
+
+/// Where a PostgreSQL store is: its connection URI, read when it is opened.
+struct PostgresStoreAddress: StoreAddress {
+  let uri: String
+
+  /// Not the URI: it may hold a password.
+  var nameForQuestion: String { "the PostgreSQL store" }
+
+  func open(ifMissing populate: (BowTieStore) throws -> Void) throws(BowTieError)
+    -> (store: BowTieStore, created: Bool)
+  {
+    try PostgresEngine.open(uri: uri, ifMissing: populate)
   }
 }
 
@@ -245,8 +260,7 @@ private final class PhotoRows: PhotoWriter {
   func store(_ data: Data) throws -> String {
     let name = PhotoName.of(data)
     try connection.execute(
-      "INSERT INTO photo (name, data) VALUES (?, ?) ON CONFLICT (name) DO NOTHING",
-      [name, data])
+      "INSERT INTO photo (name, data) VALUES (\(name), \(data)) ON CONFLICT (name) DO NOTHING")
     released.remove(name)
     return name
   }

@@ -20,7 +20,7 @@ import PostgresNIO
 ///   off in the middle of a transaction leaves no locks held for long and nothing written.
 final class PostgresSession: @unchecked Sendable {
   let settings: PostgresSettings
-  private let connection: PostgresConnection
+  let connection: PostgresConnection
   private static let logger = Logger(label: "bowties.postgres") { _ in SwiftLogNoOpLogHandler() }
 
   /// One thread for every connection of the process: a command needs no more.
@@ -134,14 +134,7 @@ final class PostgresSession: @unchecked Sendable {
     return .require(try NIOSSLContext(configuration: tls))
   }
 
-  /// Runs one statement, its values in `?` placeholders, and returns its rows.
-  @discardableResult
-  func query(_ sql: String, _ values: [SQLValue] = []) throws(BowTieError) -> [PostgresRow] {
-    let (numbered, values) = try Self.numbered(sql, SQLArguments(values))
-    return try run(numbered, values)
-  }
-
-  /// Runs one statement whose placeholders are numbered already (`$1`), and returns its rows.
+  /// Runs one statement, its values in numbered placeholders (`$1`), and returns its rows.
   /// Rows queued for COPY go first, so that the statement sees them; a `ROLLBACK` drops
   /// them instead, as it would undo them.
   @discardableResult
@@ -204,8 +197,7 @@ final class PostgresSession: @unchecked Sendable {
   func forEachRow(
     _ sql: String, _ values: [SQLValue] = [], _ body: (PostgresRow) throws -> Void
   ) throws(BowTieError) {
-    let (numbered, values) = try Self.numbered(sql, SQLArguments(values))
-    let statement = Self.statement(numbered, values)
+    let statement = Self.statement(sql, values)
     try sendQueuedRows()
     try withoutActuallyEscaping(body) { body throws(BowTieError) in
       let callback = UncheckedRowCallback(body: body)
@@ -237,28 +229,41 @@ final class PostgresSession: @unchecked Sendable {
   }
 
   /// Rows waiting to be copied, in COPY's text format: one buffer per target, the targets
-  /// in the order each was first given rows on this connection, kept after their rows are
-  /// sent so that the order holds from one batch to the next.
+  /// in the order their ``copying(into:_:)`` calls began.
   private var queuedRows: [(target: CopyTarget, rows: ByteBuffer)] = []
   private var queuedBytes = 0
+  /// How many ``copying(into:_:)`` calls are under way.
+  private var copyings = 0
 
   /// How much a batch holds before it is sent. Large enough that a COPY's own exchange
   /// (one round trip, its set-up on the server) is a small part of the batch's cost; small
-  /// enough that a seed of any size holds only this much at a time.
+  /// enough that a load of any size holds only this much at a time.
   static let copyBatchBytes = 1 << 20
 
-  /// Queues a row for `target`, written by `encode` in COPY's text format (a line ending in
-  /// a newline). Queued rows are sent a batch at a time, at the latest before the next other
-  /// statement (the `COMMIT` among them), each target's batch in the order the targets were
-  /// first given rows: a row may rely on rows queued for a target first given rows before
-  /// its own (a wear on its tie), not on one queued for a later target.
-  func queueRow(_ target: CopyTarget, _ encode: (inout ByteBuffer) -> Void) throws(BowTieError) {
-    let index: Int
-    if let known = queuedRows.firstIndex(where: { $0.target == target }) {
-      index = known
-    } else {
+  /// Runs `body`, which queues rows for `target` (``queueRow(_:_:)``), and sends what is
+  /// queued once the outermost such call ends. Queued rows are sent a batch at a time, at
+  /// the latest before the next other statement (the `COMMIT` among them), each target's
+  /// batch in the order the calls began: a row may rely on rows queued for a target whose
+  /// call began before its own (a wear on its tie).
+  func copying(into target: CopyTarget, _ body: () throws -> Void) throws {
+    if !queuedRows.contains(where: { $0.target == target }) {
       queuedRows.append((target, ByteBufferAllocator().buffer(capacity: Self.copyBatchBytes)))
-      index = queuedRows.count - 1
+    }
+    copyings += 1
+    defer {
+      copyings -= 1
+      // The order holds for nested calls only: the next load starts afresh.
+      if copyings == 0 && queuedBytes == 0 { queuedRows.removeAll() }
+    }
+    try body()
+    if copyings == 1 { try sendQueuedRows() }
+  }
+
+  /// Queues a row for `target`, written by `encode` in COPY's text format (a line ending in
+  /// a newline), inside a ``copying(into:_:)`` call for it.
+  func queueRow(_ target: CopyTarget, _ encode: (inout ByteBuffer) -> Void) throws(BowTieError) {
+    guard let index = queuedRows.firstIndex(where: { $0.target == target }) else {
+      preconditionFailure("a row queued outside copying(into:) for its table")
     }
     let before = queuedRows[index].rows.writerIndex
     encode(&queuedRows[index].rows)
@@ -274,8 +279,13 @@ final class PostgresSession: @unchecked Sendable {
     for (target, rows) in batches where rows.readableBytes > 0 { try copy(rows, into: target) }
   }
 
+  /// Drops the queued rows; between loads, their targets too.
   private func discardQueuedRows() {
-    for index in queuedRows.indices { queuedRows[index].rows.clear() }
+    if copyings == 0 {
+      queuedRows.removeAll()
+    } else {
+      for index in queuedRows.indices { queuedRows[index].rows.clear() }
+    }
     queuedBytes = 0
   }
 
@@ -304,19 +314,6 @@ final class PostgresSession: @unchecked Sendable {
       }
     } catch {
       throw Self.statementError(error, settings)
-    }
-  }
-
-  /// ``PostgresSQLConnection/numbered(_:_:)``, its errors as the store's.
-  static func numbered(_ sql: String, _ arguments: SQLArguments) throws(BowTieError)
-    -> (String, [SQLValue])
-  {
-    do {
-      return try PostgresSQLConnection.numbered(sql, arguments)
-    } catch let error as BowTieError {
-      throw error
-    } catch {
-      throw .storeUnreadable(path: "", reason: "\(error)")
     }
   }
 

@@ -20,7 +20,8 @@ public struct Bowties: ParsableCommand {
       """,
     version: bowtiesVersion,
     subcommands: [
-      Seed.self, Show.self, List.self, Wear.self, Rate.self, Favorite.self, History.self,
+      Seed.self, Show.self, List.self, Browse.self, Wear.self, Rate.self, Favorite.self,
+      History.self,
       Undo.self, Suggest.self, Report.self, Add.self, Edit.self, Remove.self, Photo.self,
       Export.self, Doctor.self, Backup.self, Restore.self,
     ]
@@ -33,6 +34,7 @@ public struct Bowties: ParsableCommand {
     // First, so that a command handed over costs this process as little as it can.
     let arguments = Array(CommandLine.arguments.dropFirst())
     PostgreSQLProgram.handOverIfNeeded(arguments)
+    StandardOutput.reportClosedPipes()
     PostgreSQLProgram.registerMissing()
     // As the app does in its delegate: the transformer is registered before any store opens.
     ColorAttributeTransformer.register()

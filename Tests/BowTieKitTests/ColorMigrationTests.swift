@@ -118,7 +118,8 @@ import Testing
     let folder = TemporaryFolder()
     let store = try folder.openStore()
     try store.closeDatabase()
-    let summary = try BowTieStore.restore(from: old.storeURL, to: folder.storeURL)
+    let summary = try BowTieStore.restore(
+      from: old.storeURL, to: StoreLocation.address(explicitPath: folder.storeURL.path))
     #expect(summary.ties == 5)
     let restored = try folder.openStore()
     #expect(try restored.tie(matching: "R").tintColor == Self.red)

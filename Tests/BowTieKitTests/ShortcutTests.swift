@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import Testing
 
 @testable import BowTieKit
@@ -245,14 +244,14 @@ struct ShortcutTests {
       var second = WearEvent(tieID: tie.id, wornAt: date)
       try second.append(to: connection)
       let events = try connection.fetchAll(
-        "SELECT id, tieId, wornAt FROM wearEvent ORDER BY id DESC LIMIT 2", [], WearEvent.init)
+        "SELECT id, tieId, wornAt FROM wearEvent ORDER BY id DESC LIMIT 2", WearEvent.init)
       #expect(events == [second, first])
       #expect(try #require(second.id) == (try #require(first.id)) + 1)
       for change in changes {
         var entry = UndoEntry(madeAt: date, madeBy: "ann@host", tieID: tie.id, change: change)
         try entry.append(to: connection)
         let stored = try connection.fetchOne(
-          "SELECT \(UndoEntry.columns), photoFile FROM undoEntry ORDER BY id DESC LIMIT 1")
+          "SELECT \(UndoEntry.Columns.entry), photoFile FROM undoEntry ORDER BY id DESC LIMIT 1")
         #expect(try UndoEntry(row: try #require(stored)) == entry, "\(change)")
         #expect(stored?["photoFile"] == change.photoFile.sqlValue, "\(change)")
       }

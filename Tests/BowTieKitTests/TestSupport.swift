@@ -52,7 +52,7 @@ final class TemporaryFolder: Sendable {
 /// An in-memory store, as GRDB's demo app tests run: nothing touches the disk.
 func makeInMemoryStore() throws -> BowTieStore {
   ColorAttributeTransformer.register()
-  return try BowTieStore(DatabaseQueue(), externalDataDirectory: nil)
+  return try BowTieStore.inMemory()
 }
 
 extension BowTieStore {

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import XCTest
 
 @testable import BowTieKit
@@ -33,6 +32,6 @@ final class TransformerRegistrationTests: XCTestCase {
   }
 
   private func makeInMemoryStoreWithoutRegistering() throws -> BowTieStore {
-    try BowTieStore(DatabaseQueue(), externalDataDirectory: nil)
+    try BowTieStore.inMemory()
   }
 }

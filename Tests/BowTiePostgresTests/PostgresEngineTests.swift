@@ -49,6 +49,49 @@ struct PostgresEngineTests {
   }
 }
 
+/// A PostgreSQL store's tables have the columns the records' tables name, and its
+/// `bowties_migrations` says how its schema stands.
+@Suite(
+  "PostgreSQL schema",
+  .enabled(
+    if: PostgresTestServer.shared != nil, Comment(rawValue: PostgresTestServer.unavailableReason)))
+struct PostgresSchemaTests {
+  let server = PostgresTestServer.shared!
+
+  @Test("each record's column table names every column of its table, as the migrations made it")
+  func columnTables() throws {
+    ColorAttributeTransformer.register()
+    let database = try server.makeDatabase()
+    let (store, _) = try PostgresEngine.open(uri: database.uri, environment: [:])
+    defer { try? store.closeDatabase() }
+    func columns(_ table: String) throws -> [String] {
+      try store.read { db in
+        try db.fetchValues(
+          """
+          SELECT column_name FROM information_schema.columns
+          WHERE table_schema = current_schema() AND table_name = \(table.lowercased())
+          ORDER BY column_name
+          """)
+      }
+    }
+    // Unquoted, the names fold to lower case on the server; the queries name them so.
+    func lowercased(_ names: [String]) -> [String] { names.map { $0.lowercased() }.sorted() }
+    #expect(try columns(BowTie.Columns.table) == lowercased(BowTie.Columns.stored))
+    #expect(try columns(WearEvent.Columns.table) == lowercased(WearEvent.Columns.all))
+    #expect(try columns(UndoEntry.Columns.table) == lowercased(UndoEntry.Columns.all))
+  }
+
+  @Test("the state of a store's bowties_migrations: none, older, current, newer")
+  func states() {
+    let names = PostgresSchema.migrations.map(\.name)
+    #expect(PostgresSchema.state(applied: nil) == .notAStore)
+    #expect(PostgresSchema.state(applied: []) == .older(missing: names))
+    #expect(PostgresSchema.state(applied: Array(names.reversed())) == .current)
+    #expect(
+      PostgresSchema.state(applied: names + ["p9: later"]) == .newer(unknown: ["p9: later"]))
+  }
+}
+
 @Suite(
   "PostgreSQL prices and currencies",
   .enabled(

@@ -47,14 +47,14 @@ struct PostgresSessionTests {
     let database = try server.makeDatabase()
     let session = try connect(database.uri)
     defer { session.close() }
-    try session.query("CREATE TABLE t (a BIGINT, b DOUBLE PRECISION, c TEXT, d BYTEA)")
-    try session.query(
-      "INSERT INTO t VALUES (?, ?, ?, ?), (?, ?, ?, ?)",
+    try session.run("CREATE TABLE t (a BIGINT, b DOUBLE PRECISION, c TEXT, d BYTEA)")
+    try session.run(
+      "INSERT INTO t VALUES ($1, $2, $3, $4), ($5, $6, $7, $8)",
       [
         .integer(7), .real(4.5), .text("Café ?"), .blob(Data([0, 1, 255])), .null, .null, .null,
         .null,
       ])
-    let rows = try session.query("SELECT a, b, c, d FROM t WHERE a = ?", [.integer(7)])
+    let rows = try session.run("SELECT a, b, c, d FROM t WHERE a = $1", [.integer(7)])
     #expect(rows.count == 1)
     let (a, b, c, d) = try rows[0].decode((Int64, Double, String, ByteBufferBytes).self)
     #expect(a == 7 && b == 4.5 && c == "Café ?" && d.bytes == [0, 1, 255])
@@ -84,7 +84,7 @@ struct PostgresSessionTests {
     let database = try server.makeDatabase()
     let base = database.uri.replacingOccurrences(of: "?sslmode=disable", with: "")
     let session = try connect(base + "?sslmode=require")
-    let ssl = try session.query("SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()")
+    let ssl = try session.run("SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()")
     #expect(try ssl.first?.decode(Bool.self) == true)
     session.close()
     let authority = server.authority.path

@@ -3,45 +3,28 @@ import Testing
 
 @testable import BowTiePostgres
 
-/// The store's SQL, written for both engines, as postgres-nio's extended protocol takes
-/// it: one statement at a time, placeholders numbered.
-@Suite("SQL for the extended protocol")
+/// The store's SQL, written once for both engines, as PostgreSQL takes it: placeholders
+/// numbered where the statement says its values go, the text itself never read.
+@Suite("SQL on PostgreSQL")
 struct SQLTranslationTests {
-  @Test("a script splits at each ; outside quotes, quoted identifiers and $$ bodies")
-  func statements() {
-    let script = """
-      CREATE TABLE "a;b" (x TEXT DEFAULT ';', y TEXT DEFAULT 'it''s; fine');
-      CREATE FUNCTION f() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN
-        UPDATE t SET n = n + 1; RETURN NULL;
-      END $$;
-      SELECT 1;
-
-      """
-    let split = PostgresSQLConnection.statements(in: script)
-    #expect(split.count == 3, "\(split)")
-    #expect(split.first?.hasSuffix("'it''s; fine');") == true)
-    #expect(split.dropFirst().first?.contains("RETURN NULL;\nEND $$;") == true)
-    #expect(split.last?.trimmingCharacters(in: .whitespacesAndNewlines) == "SELECT 1;")
+  @Test("each value's ? becomes $n in order; a ? or :name in the text stays as it is")
+  func numbered() {
+    let day = "2026-11-21"
+    let fragment: SQL = "x::text = \(day)"
+    let sql: SQL = "SELECT \(1), ':day ?', \"odd?\", \(fragment), \(day), \(2), 'it''s ?'"
+    #expect(
+      PostgresSQLConnection.text(sql)
+        == "SELECT $1, ':day ?', \"odd?\", x::text = $2, $3, $4, 'it''s ?'")
+    #expect(sql.values == [.integer(1), .text(day), .text(day), .integer(2)])
+    #expect(PostgresSQLConnection.text("SELECT 1") == "SELECT 1")
   }
 
-  @Test("? and :name become $n; nothing inside quotes, and :: is a cast")
-  func numbered() throws {
-    var arguments: SQLArguments = [1, 2]
-    arguments.merge(["day": "2026-11-21"])
-    let (sql, values) = try PostgresSQLConnection.numbered(
-      "SELECT ?, ':day ?', \"odd?\", x::text, :day, :day, ?, 'it''s ?'", arguments)
-    #expect(sql == "SELECT $1, ':day ?', \"odd?\", x::text, $2, $2, $3, 'it''s ?'")
-    #expect(values == [.integer(1), .text("2026-11-21"), .integer(2)])
-  }
-
-  @Test("too few values, or a name without one, is refused rather than sent")
-  func missingValues() {
-    #expect(throws: BowTieError.self) {
-      try PostgresSQLConnection.numbered("SELECT ?, ?", [1])
-    }
-    #expect(throws: BowTieError.self) {
-      try PostgresSQLConnection.numbered("SELECT :day", SQLArguments())
-    }
+  @Test("ten values and more are numbered past 9; multi-byte text keeps its place")
+  func manyValues() {
+    var sql: SQL = "SELECT 'é🎀'"
+    for number in 1...12 { sql += ", \(number)" }
+    #expect(
+      PostgresSQLConnection.text(sql)
+        == "SELECT 'é🎀'" + (1...12).map { ", $\($0)" }.joined())
   }
 }

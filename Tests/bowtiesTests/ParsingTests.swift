@@ -1,4 +1,5 @@
 import ArgumentParser
+import BowTieKit
 import Foundation
 import Testing
 
@@ -106,5 +107,26 @@ struct ParsingTests {
     }
     // Julian-calendar days are left to ICU.
     #expect(TieOutput.posixDay(Date(timeIntervalSince1970: -30_000_000_000)) == nil)
+  }
+
+  @Test("history's moments, without ICU in the POSIX locale, are what DateFormatter writes")
+  func historyMoments() throws {
+    let formatter = DateFormatter()
+    formatter.dateStyle = .medium
+    formatter.timeStyle = .short
+    formatter.locale = Locale(identifier: "en_US_POSIX")
+    // Every minute of a day, twice, from a second before midnight (so noon and midnight are
+    // met, each hour of both halves, and each minute from one row to the next), then 2,000
+    // instants spread from 1583 to 9999, and some before 1583, left to ICU.
+    var dates = (0..<2_880).map { Date(timeIntervalSince1970: 1_795_247_999 + Double($0 * 30)) }
+    dates += (0..<2_000).map {
+      Date(timeIntervalSince1970: -12_212_467_200 + Double($0) * 132_807_383)
+    }
+    dates += [-30_000_000_000, -12_212_467_201].map { Date(timeIntervalSince1970: $0) }
+    var moments = TieOutput.MinuteText()
+    for date in dates {
+      let expected = LocalizedText.plainSpaces(formatter.string(from: date))
+      #expect(moments.text(for: date) == expected, "\(date)")
+    }
   }
 }

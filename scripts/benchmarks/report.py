@@ -17,7 +17,7 @@ Usage: scripts/bench-report [options] [BOWTIES]
   --also-all        also time `report --format json --all` once (every list whole,
                     streamed: gigabytes of output to /dev/null), with its peak RSS
   --also-others     also run once each, with its time and peak RSS, the other commands
-                    that read every tie or wear: list (text), history (text and --json),
+                    that read every tie or wear: list (text), history --json,
                     export (JSON, XML, binary plist), doctor and backup (to a temporary
                     copy, removed after)
   --cache DIR       where the store is kept between runs of the script (default
@@ -52,13 +52,16 @@ month's bounds):
   suggest                the suggestion query, LIMIT 1
   list --json            every tie but the photo bytes, in the app's order (as
                          scripts/bench runs it)
+  history                every wear with its tie's key and name, newest first
+                         (SummarySQL.history), in sqlite3's default list mode
 Before timing, one run of each side is compared: the counts, every list's ties, each
 month and the suggestion must be the same, or the script stops.
 
 Targets (issue 14): report ≤ 1.25 × its SQL (goal 1.1 ×), under 100 MB peak RSS, and
-under 1 MB of output in every format; suggest ≤ 1.25 × its SQL and under 100 MB. list
---json has no target here (scripts/bench has it); its figures are printed for
-information, as are the other formats' sizes and, with --also-all, whole lists.
+under 1 MB of output in every format; suggest ≤ 1.25 × its SQL and under 100 MB. (Issue
+25) list --json and history ≤ 1.5 × their SQL (goal 1.1 ×) and under 100 MB; each runs at
+most 3 timed rounds, as a round of history takes minutes. The other formats' sizes and,
+with --also-all, whole lists are printed for information.
 
 The machine is shared: the script prints the load average before and after, so a figure
 taken under load can be said to be.
@@ -212,6 +215,20 @@ LIST_JSON = ("SELECT id, name, searchKey, rating, timesWorn, lastWorn, isFavorit
              f"FROM bowTie ORDER BY {APP_ORDER}")
 
 
+# --- history (issue 25): SummarySQL.history, for every wear or from `since` --------------
+
+
+def history_sql(since=""):
+    return ("SELECT wearEvent.id, wearEvent.tieId, wearEvent.wornAt, "
+            "coalesce(bowTie.searchKey, '?') AS searchKey, coalesce(bowTie.name, '?') AS name "
+            "FROM wearEvent LEFT JOIN bowTie ON bowTie.id = wearEvent.tieId "
+            + (f"WHERE wearEvent.wornAt >= '{since}' " if since else "")
+            + "ORDER BY wearEvent.wornAt DESC, wearEvent.id DESC")
+
+
+HISTORY_CHECK_SINCE = "2026-11-14"  # a week of wears, compared line by line before timing
+
+
 def storage(instant):
     return instant.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.000Z")
 
@@ -249,6 +266,9 @@ class Scripts:
             + param("limit", 1) + SUGGESTIONS + ";\nCOMMIT;\n")
         self.suggest = self.PROLOGUE + common_values + param("limit", 1) + SUGGESTIONS + ";\n"
         self.list = self.PROLOGUE + LIST_JSON + ";\n"
+        self.history = self.PROLOGUE + history_sql() + ";\n"
+        self.history_since = storage(
+            datetime.fromisoformat(HISTORY_CHECK_SINCE).replace(tzinfo=zone))
 
 
 # --- Checks: one run of each side, compared, before timing --------------------------------
@@ -271,8 +291,8 @@ class Checker:
     """Runs both sides once and compares what they print; fails the script on a difference.
     Each check_* method takes the command being checked and the run's context."""
 
-    def __init__(self, script, ties):
-        self.script, self.ties = script, ties
+    def __init__(self, script, ties, history_since):
+        self.script, self.ties, self.history_since = script, ties, history_since
         self.report = None
 
     def output_of(self, argv, stdin_path=None):
@@ -337,6 +357,19 @@ class Checker:
                 [row["searchKey"] for row in theirs[:1000]]:
             self.script.fail("list --json: the two sides list different ties")
 
+    def check_history(self, command):
+        """A week of wears, line by line: the key and name after bowties' date, the last two
+        fields of sqlite3's."""
+        store = command.bowties[-1]
+        ours = self.output_of(command.bowties[:1] + ["history", "--since", HISTORY_CHECK_SINCE,
+                                                     "--store", store])
+        theirs = self.output_of(["sqlite3", store, history_sql(self.history_since)])
+        ours = [line.split("  ", 1)[1] for line in ours.decode().splitlines()]
+        theirs = ["  ".join(line.split("|")[3:]) for line in theirs.decode().splitlines()]
+        if not ours or ours != theirs:
+            self.script.fail(f"history: the two sides list different wears ({len(ours)} "
+                             f"and {len(theirs)})")
+
 
 # --- The commands timed --------------------------------------------------------------------
 
@@ -355,6 +388,7 @@ class Measured(NamedTuple):
     ratio_target: Optional[float] = None
     goal: Optional[float] = None
     rss_target: Optional[float] = None
+    max_runs: Optional[int] = None  # fewer timed rounds than --runs, for a long command
 
 
 class Command(NamedTuple):
@@ -374,7 +408,9 @@ def measured_commands(scripts):
         Measured("suggest", ["suggest", "--as-of", AS_OF], scripts.suggest, ["-json"], 3,
                  Checker.check_suggest, 1.25, None, 100),
         Measured("list --json", ["list", "--json"], scripts.list, ["-json"], 1,
-                 Checker.check_list),
+                 Checker.check_list, 1.5, 1.1, 100, max_runs=3),
+        Measured("history", ["history"], scripts.history, [], 1, Checker.check_history,
+                 1.5, 1.1, 100, max_runs=3),
     ]
 
 
@@ -383,7 +419,7 @@ def other_commands(script, bowties, store):
     copy = os.path.join(script.work, "backup.sqlite")
     others = []
     for label, args in (
-            ("list", ["list"]), ("history", ["history"]), ("history --json", ["history", "--json"]),
+            ("list", ["list"]), ("history --json", ["history", "--json"]),
             ("export --format json", ["export", "--format", "json"]),
             ("export --format plist", ["export", "--format", "plist"]),
             ("export --format plist --binary", ["export", "--format", "plist", "--binary"]),
@@ -475,18 +511,19 @@ def main():
     print(f"\nbench-report: {options.ties:,} ties, {options.wears:,} wears, TZ={options.tz}; "
           f"{store}", flush=True)
     script.say(f"before: {common.load()}")
-    checker = Checker(script, options.ties)
+    checker = Checker(script, options.ties, Scripts(options.tz).history_since)
     for command in commands:
         command.measured.check(checker, command)
-    script.say("both sides give the same counts, lists, months and suggestion")
+    script.say("both sides give the same counts, lists, months, suggestion and wears")
 
     rows, cut_short = [], []
     for command in commands:
         measured = command.measured
+        runs = min(options.runs, measured.max_runs or options.runs)
         bt, sq = script.alternate([(command.bowties, None, None),
                                    (command.sqlite, None, command.script_path)],
-                                  options.runs, 1, TIMEOUT, deadline)
-        if len(bt) < options.runs:
+                                  runs, 1, TIMEOUT, deadline)
+        if len(bt) < runs:
             cut_short.append(measured.label)
         bt_rss = script.median_rss_mb(command.bowties, measured.rss_runs, timeout=TIMEOUT)
         sq_rss = script.median_rss_mb(command.sqlite, measured.rss_runs,

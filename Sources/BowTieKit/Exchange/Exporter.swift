@@ -1,5 +1,6 @@
 import Foundation
 import PropertyLists
+import TextOutput
 
 /// The formats `bowties export` writes.
 public enum ExportFormat: String, CaseIterable, Sendable {
@@ -104,8 +105,8 @@ public struct Exporter: Sendable {
     /// File names given so far, lowercased: a name is never given twice, whatever the
     /// file system's idea of case.
     private var usedNames: Set<String> = []
-    /// JSON entries waiting to be encoded a thousand at a time.
-    private var pending: [Entry] = []
+    /// The JSON array, written a tie at a time.
+    private var array = JSONArrayWriter()
     /// A binary plist's entries, all of them.
     private var values: [PropertyListValue] = []
     private var started = false
@@ -142,8 +143,9 @@ public struct Exporter: Sendable {
           ((started ? "" : "<array>\n") + XMLPropertyListWriter.text(of: value, indent: "\t"))
             .utf8)
       case (.json, _):
-        pending.append(exporter.entry(for: item, imageName: name))
-        if pending.count == 1_000 { document = try encodePending() }
+        let entry = exporter.entry(for: item, imageName: name)
+        try encode { try $0.append(entry) }
+        array.flush(to: &document)
       }
       started = true
       return (document, image)
@@ -161,29 +163,23 @@ public struct Exporter: Sendable {
       case (.plist, false):
         return Data(((started ? "</array>\n" : "<array/>\n") + XMLPropertyListWriter.footer).utf8)
       case (.json, _):
-        let rest = try encodePending()
-        // Without an entry the bracket is still to open: "[\n\n]", as JSONEncoder prints [].
-        return rest + Data(((started ? "" : "[\n") + "\n]\n").utf8)
+        array.finish()
+        var rest = Data()
+        array.flush(to: &rest)
+        return rest + Data("\n".utf8)
       }
     }
 
-    /// The waiting JSON entries as the whole array's encoder writes them in place:
-    /// "[\n  {…},\n  {…}" for the first, ",\n  {…}" after.
-    private mutating func encodePending() throws(BowTieError) -> Data {
-      guard !pending.isEmpty else { return Data() }
-      let opening = Data((encodedAny ? ",\n" : "[\n").utf8)
-      let array: Data
+    /// Runs `body` on the JSON array; a value JSON cannot hold is the export's failure.
+    private mutating func encode(_ body: (inout JSONArrayWriter) throws -> Void)
+      throws(BowTieError)
+    {
       do {
-        array = try TieJSON.makeEncoder().encode(pending)
+        try body(&array)
       } catch {
         throw .outputUnwritable(path: "export", reason: error.reason)
       }
-      encodedAny = true
-      pending.removeAll(keepingCapacity: true)
-      return opening + array.dropFirst(2).dropLast(2)
     }
-
-    private var encodedAny = false
   }
 
   private func entry(for item: Item, imageName: String?) -> Entry {
@@ -194,7 +190,7 @@ public struct Exporter: Sendable {
     }
     let hasFile = imageName != nil && item.photo != nil
     return Entry(
-      id: tie.id.uuidString, name: tie.name, searchKey: tie.searchKey, rating: tie.rating,
+      id: tie.id.text, name: tie.name, searchKey: tie.searchKey, rating: tie.rating,
       timesWorn: Int(tie.timesWorn), isFavorite: tie.isFavorite,
       tintColor: tie.tintColor.map {
         Entry.Color(
@@ -207,11 +203,20 @@ public struct Exporter: Sendable {
   }
 
   /// One tie under the seed format's keys; absent values are left out.
-  struct Entry: Codable {
+  struct Entry: Codable, JSONObject {
     /// 0–255 each; the alpha only for a color that is not opaque.
-    struct Color: Codable {
+    struct Color: Codable, JSONObject {
       var red, green, blue: Int
       var alpha: Int?
+
+      func writeFields(to fields: inout some JSONFields) throws {
+        try fields.field("alpha", alpha, omittingNil: true)
+        try fields.field("blue", blue)
+        try fields.field("green", green)
+        try fields.field("red", red)
+      }
+
+      func encode(to encoder: any Encoder) throws { try encodeFields(to: encoder) }
     }
 
     var id: String
@@ -227,6 +232,25 @@ public struct Exporter: Sendable {
     var currency: String?
     var imageName: String?
     var photoData: Data?
+
+    /// Dates as ISO 8601 UTC and photos as base64, as `TieJSON.makeEncoder()` writes them.
+    func writeFields(to fields: inout some JSONFields) throws {
+      try fields.field("currency", currency, omittingNil: true)
+      try fields.field("id", id)
+      try fields.field("imageName", imageName, omittingNil: true)
+      try fields.field("isFavorite", isFavorite)
+      try fields.field("lastWorn", lastWorn.map(ISO8601.formatUTC), omittingNil: true)
+      try fields.field("name", name)
+      try fields.field("photoData", photoData?.base64EncodedString(), omittingNil: true)
+      try fields.field("price", price, omittingNil: true)
+      try fields.field("rating", rating)
+      try fields.field("searchKey", searchKey)
+      try fields.field("timesWorn", timesWorn)
+      try fields.field("tintColor", tintColor, omittingNil: true)
+      try fields.field("url", url, omittingNil: true)
+    }
+
+    func encode(to encoder: any Encoder) throws { try encodeFields(to: encoder) }
 
     var propertyListValue: PropertyListValue {
       var dict: [String: PropertyListValue] = [
@@ -306,9 +330,8 @@ extension BowTieStore {
     throws(BowTieError)
   {
     try read { db in
-      try db.forEachRow(
-        "SELECT \(BowTie.allColumns) FROM bowTie ORDER BY \(BowTie.appOrder)", []
-      ) { row in
+      try db.forEachRow("SELECT \(BowTie.Columns.all) FROM bowTie ORDER BY \(BowTie.appOrder)") {
+        row in
         let tie = try BowTie(row: row)
         // The row brought an inline photo's bytes; an external one is read from its file.
         let photo = try tie.externalPhotoName.map { name throws(BowTieError) in

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// What `bowties doctor` found in a store, and what it repaired.
 public struct Checkup: Sendable, Codable, Equatable {
@@ -55,80 +54,37 @@ public struct Checkup: Sendable, Codable, Equatable {
   ) {
     problems.append(Problem(kind: kind, subject: subject, detail: detail, repaired: repaired))
   }
+
+  /// Reports what is wrong with a schema in `state`, as the engine read it, and says
+  /// whether the store's contents can be checked: a current schema, or an older one that
+  /// `repairing` upgrades (the engine opens it to write, which migrates it).
+  mutating func report(schema state: SchemaState, repairing: Bool) -> Bool {
+    switch state {
+    case .current:
+      return true
+    case .notAStore:
+      report(.schema, nil, "not a bowties store (it has no bowTie table)")
+      return false
+    case .newer(let unknown):
+      report(
+        .schema, nil,
+        "written by a newer bowties (migrations \(unknown.joined(separator: ", "))): upgrade bowties"
+      )
+      return false
+    case .older(let missing):
+      report(
+        .schema, nil,
+        "older than this bowties (missing \(missing.joined(separator: ", "))); any write upgrades it",
+        repaired: repairing)
+      isOlderSchema = true
+      return repairing
+    }
+  }
 }
 
 extension BowTieStore {
-  /// Examines the store at `url` without creating or upgrading it: SQLite's integrity,
-  /// the schema version, every row against the model's rules, the colors, and the
-  /// external photo files. With `repairing`, fixes what can be fixed without guessing:
-  /// orphaned photo files are removed, derived columns recomputed, a wear count that
-  /// another tool changed taken as the new total, and an older schema upgraded.
-  ///
-  /// - Throws: only when the store cannot be examined at all (missing, unreadable).
-  public static func checkup(at url: URL, repairing: Bool) throws(BowTieError) -> Checkup {
-    _ = try BowTie.colorTransformer()
-    var checkup = Checkup()
-    var info = stat()
-    guard lstat(url.path, &info) == 0 else {
-      throw .storeUnreadable(path: url.path, reason: POSIXError.current.reason)
-    }
-    guard (info.st_mode & S_IFMT) == S_IFREG else {
-      throw .storeUnreadable(path: url.path, reason: "it is not a regular file")
-    }
-    guard access(url.path, R_OK) == 0 else {
-      throw .storeUnreadable(path: url.path, reason: "permission denied")
-    }
-    // Read-only unless repairing, and without the migrator: it must not run before the
-    // file is known to be sound.
-    let schema: SchemaState
-    do {
-      let queue =
-        repairing
-        ? try DatabaseQueue(
-          path: url.path,
-          configuration: SQLiteEngine.configuration(busyTimeout: defaultBusyTimeout, pragmas: "")
-        )
-        : try SQLiteEngine.openForReading(at: url)
-      defer { try? queue.close() }
-      let integrity = try queue.read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check")
-      }
-      if integrity != ["ok"] {
-        for line in integrity.prefix(20) { checkup.report(.integrity, nil, line) }
-        return checkup
-      }
-      schema = try queue.read { db in try checkSchema(db, &checkup) }
-      switch schema {
-      case .unusable: return checkup
-      case .older where !repairing: return checkup
-      case .older:
-        // Opening migrates it, as any write would.
-        for index in checkup.problems.indices { checkup.problems[index].repaired = true }
-      case .current: break
-      }
-      if !repairing {
-        try BowTieStore(engine: SQLiteEngine(opened: queue, at: url))
-          .checkContents(&checkup, repairing: false)
-        return checkup
-      }
-    } catch let error as DatabaseError
-      where [.SQLITE_NOTADB, .SQLITE_CORRUPT].contains(error.resultCode)
-    {
-      checkup.report(.integrity, nil, "not a SQLite database, or damaged (\(error.message ?? ""))")
-      return checkup
-    } catch let error as BowTieError {
-      throw error
-    } catch {
-      throw SQLiteEngine.storeError(error, path: url.path)
-    }
-    let store = try open(at: url).store
-    defer { try? store.closeDatabase() }
-    try store.checkContents(&checkup, repairing: true)
-    return checkup
-  }
-
-  /// Examines an open store (a PostgreSQL one, whose server keeps its own integrity and
-  /// whose schema opening brought up to date): every row, the undo log and the photos
-  /// kept outside rows, as ``checkup(at:repairing:)`` does for a file.
+  /// Examines an open store, whose schema opening brought up to date: every row, the undo
+  /// log and the photos kept outside rows (``checkContents(_:repairing:)``).
   public func checkup(repairing: Bool) throws(BowTieError) -> Checkup {
     var checkup = Checkup()
     try checkContents(&checkup, repairing: repairing)
@@ -142,40 +98,6 @@ extension BowTieStore {
     try checkPhotoFiles(&checkup, repairing: repairing)
   }
 
-  private enum SchemaState {
-    case current, older, unusable
-  }
-
-  /// Reports a schema this bowties cannot use as it is.
-  private static func checkSchema(_ db: GRDB.Database, _ checkup: inout Checkup) throws
-    -> SchemaState
-  {
-    guard try db.tableExists("bowTie"), try db.tableExists("grdb_migrations") else {
-      checkup.report(.schema, nil, "not a bowties store (it has no bowTie table)")
-      return .unusable
-    }
-    let known = Schema.migrator.migrations
-    let applied = Set(try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations"))
-    let unknown = applied.subtracting(known).sorted()
-    if !unknown.isEmpty {
-      checkup.report(
-        .schema, nil,
-        "written by a newer bowties (migrations \(unknown.joined(separator: ", "))): upgrade bowties"
-      )
-      return .unusable
-    }
-    let missing = known.filter { !applied.contains($0) }
-    if !missing.isEmpty {
-      checkup.report(
-        .schema, nil,
-        "older than this bowties (missing \(missing.joined(separator: ", "))); any write upgrades it"
-      )
-      checkup.isOlderSchema = true
-      return .older
-    }
-    return .current
-  }
-
   /// Every row decoded and validated as the model would, and its derived columns and
   /// wear count compared with what bowties would have written, the rows read one at a time.
   private func checkRows(_ checkup: inout Checkup, repairing: Bool) throws(BowTieError) {
@@ -185,10 +107,10 @@ extension BowTieStore {
     try read { db in
       try db.forEachRow(
         """
-        SELECT \(BowTie.allColumns),
+        SELECT \(BowTie.Columns.all),
           (SELECT count(*) FROM wearEvent WHERE tieId = bowTie.id) AS events
         FROM bowTie ORDER BY canonicalName, canonicalKey
-        """, []
+        """
       ) { row in
         checkup.tiesChecked += 1
         let id: String = (try? row.decode("id")) ?? "?"
@@ -287,21 +209,21 @@ extension BowTieStore {
           """
           UPDATE bowTie SET photoFile = NULL, photoSize = NULL, photoFormat = NULL,
             photoWidth = NULL, photoHeight = NULL
-          WHERE id = ?
-          """, [id])
+          WHERE id = \(id)
+          """)
       }
       for id in photoFixes {
-        try Schema.describePhoto(ofTie: id, in: db, readingPhoto: photoContents)
+        try BowTie.describePhoto(ofTie: id, in: db, readingPhoto: photoContents)
       }
       // The triggers keep timesWorn = wearsBeforeHistory + events, so setting the first
       // to the difference leaves the count the other tool wrote.
       for fix in fixes {
         try db.execute(
           """
-          UPDATE bowTie SET canonicalKey = ?, canonicalName = ?, wearsBeforeHistory = ?
-          WHERE id = ?
-          """,
-          [fix.key, fix.name, fix.wearsBeforeHistory, fix.id])
+          UPDATE bowTie SET canonicalKey = \(fix.key), canonicalName = \(fix.name),
+            wearsBeforeHistory = \(fix.wearsBeforeHistory)
+          WHERE id = \(fix.id)
+          """)
       }
     }
   }
@@ -316,8 +238,7 @@ extension BowTieStore {
   private func checkUndoLog(_ checkup: inout Checkup, repairing: Bool) throws(BowTieError) {
     let unusable = try read { db in
       var unusable: [(id: Int64, kind: Checkup.Problem.Kind, detail: String)] = []
-      try db.forEachRow("SELECT * FROM undoEntry ORDER BY id", []) {
-        row in
+      try db.forEachRow("SELECT * FROM undoEntry ORDER BY id") { row in
         let id: Int64 = try row.decode("id")
         if let name = row["photoFile"].text, !PhotoStorage.isFileName(name) {
           unusable.append(
@@ -343,11 +264,11 @@ extension BowTieStore {
     try write { db, photos in
       for entry in unusable {
         if let name = try db.fetchValue(
-          "SELECT photoFile FROM undoEntry WHERE id = ?", [entry.id], as: String.self)
+          "SELECT photoFile FROM undoEntry WHERE id = \(entry.id)", as: String.self)
         {
           photos.release(name)
         }
-        try db.execute("DELETE FROM undoEntry WHERE id = ?", [entry.id])
+        try db.execute("DELETE FROM undoEntry WHERE id = \(entry.id)")
       }
     }
   }

@@ -38,7 +38,7 @@ enum StoreTransfer {
     readingPhotosFrom engine: any StoreEngine
   ) throws -> Copied {
     if let lock = target.dialect.lockForReplacing(tables) { try target.execute(lock) }
-    for table in tables.reversed() { try target.execute("DELETE FROM \(table)") }
+    for table in tables.reversed() { try target.execute("DELETE FROM \(sql: table)") }
 
     var copied = Copied()
     var kept = Set<String>()
@@ -53,15 +53,14 @@ enum StoreTransfer {
       kept.insert(name)
     }
 
-    let columns = BowTie.storedColumns
-    try source.forEachRow(
-      "SELECT \(columns.joined(separator: ", ")) FROM bowTie ORDER BY id", []
-    ) { row in
-      try keep(row["photoFile"], size: row["photoSize"], tie: (try? row.decode("name")) ?? "")
-      try target.executeMany(BowTie.insertSQL, columns.map { row[$0] })
+    try copyRows(of: BowTie.Columns.table, BowTie.Columns.stored, from: source, to: target) {
+      row in
+      try keep(
+        row[BowTie.Columns.photoFile], size: row[BowTie.Columns.photoSize],
+        tie: (try? row.decode(BowTie.Columns.name)) ?? "")
       copied.ties += 1
     }
-    try copyRows(of: "wearEvent", columns: ["id", "tieId", "wornAt"], from: source, to: target)
+    try copyRows(of: WearEvent.Columns.table, WearEvent.Columns.all, from: source, to: target)
     // The wear-count triggers counted each wear again on top of the copied count.
     try target.execute(
       """
@@ -69,15 +68,10 @@ enum StoreTransfer {
         - (SELECT count(*) FROM wearEvent WHERE wearEvent.tieId = bowTie.id)
       WHERE EXISTS (SELECT 1 FROM wearEvent WHERE wearEvent.tieId = bowTie.id)
       """)
-
-    let undoColumns = ["id", "madeAt", "madeBy", "tieId", "change", "photoFile"]
-    try source.forEachRow(
-      "SELECT \(undoColumns.joined(separator: ", ")) FROM undoEntry ORDER BY id", []
-    ) { row in
-      try keep(row["photoFile"], size: .null, tie: "")
-      try target.executeMany(insert(into: "undoEntry", undoColumns), undoColumns.map { row[$0] })
+    try copyRows(of: UndoEntry.Columns.table, UndoEntry.Columns.all, from: source, to: target) {
+      row in try keep(row[UndoEntry.Columns.photoFile], size: .null, tie: "")
     }
-    for table in ["wearEvent", "undoEntry"] {
+    for table in [WearEvent.Columns.table, UndoEntry.Columns.table] {
       if let catchUp = target.dialect.identityCatchUp(table: table, column: "id") {
         try target.execute(catchUp)
       }
@@ -86,20 +80,19 @@ enum StoreTransfer {
     return copied
   }
 
+  /// Copies `columns` of every row of `table`, in the order of their ids, calling `each`
+  /// with each row before it is copied.
   private static func copyRows(
-    of table: String, columns: [String], from source: any SQLConnection,
-    to target: any SQLConnection
+    of table: String, _ columns: [String], from source: any SQLConnection,
+    to target: any SQLConnection, each: (any SQLRow) throws -> Void = { _ in }
   ) throws {
-    let sql = insert(into: table, columns)
-    try source.forEachRow(
-      "SELECT \(columns.joined(separator: ", ")) FROM \(table) ORDER BY id", []
-    ) { row in
-      try target.executeMany(sql, columns.map { row[$0] })
+    try target.insertMany(into: table, columns: columns) { insert in
+      try source.forEachRow(
+        "SELECT \(sql: columns.joined(separator: ", ")) FROM \(sql: table) ORDER BY id"
+      ) { row in
+        try each(row)
+        try insert(columns.map { row[$0] })
+      }
     }
-  }
-
-  private static func insert(into table: String, _ columns: [String]) -> String {
-    "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES ("
-      + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")"
   }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import PropertyLists
+import TextOutput
 
 /// A tie as `show --json` and `list --json` print it: the seed plist's keys, with
 /// `lastWorn` in ISO 8601 UTC, `tintColor` as `{red, green, blue}` (0–255 each, with an
@@ -9,8 +10,8 @@ import PropertyLists
 /// `photoFormat` (`"png"`, `"jpeg"`) and upright size in pixels (`photoWidth`,
 /// `photoHeight`), `null` without a photo or for one whose format is not known. A color
 /// that could not be decoded is `null`, with `tintColorUnreadable: true`.
-public struct TieJSON: Codable, Equatable, Sendable {
-  public struct RGB: Codable, Equatable, Sendable {
+public struct TieJSON: Codable, Equatable, Sendable, JSONObject {
+  public struct RGB: Codable, Equatable, Sendable, JSONObject {
     public var red, green, blue: Int
     /// The opacity, 0 to 1 in steps of 1/255 to three decimals; absent when opaque.
     public var alpha: Double?
@@ -21,6 +22,15 @@ public struct TieJSON: Codable, Equatable, Sendable {
       blue = Int(color.blue8)
       alpha = color.isOpaque ? nil : (Double(color.alpha8) / 255 * 1000).rounded() / 1000
     }
+
+    public func writeFields(to fields: inout some JSONFields) throws {
+      try fields.field("alpha", alpha, omittingNil: true)
+      try fields.field("blue", blue)
+      try fields.field("green", green)
+      try fields.field("red", red)
+    }
+
+    public func encode(to encoder: any Encoder) throws { try encodeFields(to: encoder) }
   }
 
   public var id: String
@@ -43,7 +53,7 @@ public struct TieJSON: Codable, Equatable, Sendable {
   public var photoHeight: Int?
 
   public init(_ tie: BowTie) {
-    id = tie.id.uuidString
+    id = tie.id.text
     name = tie.name
     searchKey = tie.searchKey
     rating = tie.rating
@@ -62,25 +72,26 @@ public struct TieJSON: Codable, Equatable, Sendable {
   }
 
   // Keys appear even when their value is null, so scripts see one stable shape.
-  public func encode(to encoder: any Encoder) throws {
-    var container = encoder.container(keyedBy: CodingKeys.self)
-    try container.encode(id, forKey: .id)
-    try container.encode(name, forKey: .name)
-    try container.encode(searchKey, forKey: .searchKey)
-    try container.encode(rating, forKey: .rating)
-    try container.encode(timesWorn, forKey: .timesWorn)
-    try container.encode(lastWorn, forKey: .lastWorn)
-    try container.encode(isFavorite, forKey: .isFavorite)
-    try container.encode(url, forKey: .url)
-    try container.encode(price, forKey: .price)
-    try container.encode(currency, forKey: .currency)
-    try container.encode(tintColor, forKey: .tintColor)
-    try container.encodeIfPresent(tintColorUnreadable, forKey: .tintColorUnreadable)
-    try container.encode(photoBytes, forKey: .photoBytes)
-    try container.encode(photoFormat, forKey: .photoFormat)
-    try container.encode(photoWidth, forKey: .photoWidth)
-    try container.encode(photoHeight, forKey: .photoHeight)
+  public func writeFields(to fields: inout some JSONFields) throws {
+    try fields.field("currency", currency)
+    try fields.field("id", id)
+    try fields.field("isFavorite", isFavorite)
+    try fields.field("lastWorn", lastWorn)
+    try fields.field("name", name)
+    try fields.field("photoBytes", photoBytes)
+    try fields.field("photoFormat", photoFormat)
+    try fields.field("photoHeight", photoHeight)
+    try fields.field("photoWidth", photoWidth)
+    try fields.field("price", price)
+    try fields.field("rating", rating)
+    try fields.field("searchKey", searchKey)
+    try fields.field("timesWorn", timesWorn)
+    try fields.field("tintColor", tintColor)
+    try fields.field("tintColorUnreadable", tintColorUnreadable, omittingNil: true)
+    try fields.field("url", url)
   }
+
+  public func encode(to encoder: any Encoder) throws { try encodeFields(to: encoder) }
 
   /// The encoder every JSON output uses: sorted keys, no escaped slashes and dates in
   /// ISO 8601 UTC, so the output is stable and URLs read naturally.

@@ -1,5 +1,6 @@
 import Foundation
 import PropertyLists
+import TextOutput
 
 /// The JSON report, for scripts: the ``Report``'s own keys, sorted, plus two that say what
 /// the document is. Every key is always present; a missing value is `null`.
@@ -37,7 +38,8 @@ import PropertyLists
 /// finite (never the case for a valid store) is `null`.
 ///
 /// The document is written a piece at a time, each value by `JSONEncoder` and indented
-/// into place, so that whole lists of a large store stream rather than sit in memory.
+/// into place, and each list's ties by the array writer (`JSONArrayWriter`) as they are
+/// read, so that whole lists of a large store stream rather than sit in memory.
 enum JSONReport {
   static let format = "bowties-report"
   static let version = 2
@@ -62,7 +64,7 @@ enum JSONReport {
       key(name)
       output.write("{\n    \"ties\" : ")
       if listed {
-        try tieArray(ties, list, encoder: encoder, to: &output)
+        try tieArray(ties, list, to: &output)
       } else {
         output.write("null")
       }
@@ -90,31 +92,24 @@ enum JSONReport {
     output.write("\n}\n")
   }
 
-  /// A list's ties as a JSON array inside its object, encoded a thousand at a time: the
-  /// bytes `JSONEncoder` writes for the whole array in place.
+  /// A list's ties as a JSON array inside its object, written as they come by the one
+  /// array writer, in 64 KiB pieces.
   private static func tieArray(
-    _ ties: some ReportTieSource, _ list: Report.List, encoder: JSONEncoder,
-    to output: inout some TextOutputStream
+    _ ties: some ReportTieSource, _ list: Report.List, to output: inout some TextOutputStream
   ) throws {
-    var batch: [TieEntry] = []
-    batch.reserveCapacity(1_000)
-    var opened = false
-    func writeBatch() throws {
-      guard !batch.isEmpty else { return }
-      // "[\n  {…},\n  {…}\n]": the elements, then indented to where the array sits.
-      let array = try encoder.encode(batch)
-      output.write(opened ? ",\n" : "[\n")
-      output.write("    " + indented(array.dropFirst(2).dropLast(2), by: "    "))
-      opened = true
-      batch.removeAll(keepingCapacity: true)
+    var array = JSONArrayWriter(depth: 2)
+    var piece: [UInt8] = []
+    func flush() {
+      array.flush(to: &piece)
+      output.write(String(decoding: piece, as: UTF8.self))
+      piece.removeAll(keepingCapacity: true)
     }
     try ties.forEachTie(in: list) { tie in
-      batch.append(TieEntry(tie: tie))
-      if batch.count == 1_000 { try writeBatch() }
+      try array.append(TieEntry(tie: tie))
+      if array.pendingCount >= 1 << 16 { flush() }
     }
-    try writeBatch()
-    // Without a tie the bracket is still to open: "[\n\n    ]", as JSONEncoder prints [].
-    output.write(opened ? "\n    ]" : "[\n\n    ]")
+    array.finish()
+    flush()
   }
 
   /// Encoded JSON with `indent` after each line break, to sit inside a larger document.
@@ -123,25 +118,22 @@ enum JSONReport {
     String(decoding: json, as: UTF8.self).replacingOccurrences(of: "\n", with: "\n" + indent)
   }
 
-  private struct TieEntry: Encodable {
+  private struct TieEntry: JSONObject {
     let tie: Report.Tie
 
-    private enum Key: String, CodingKey {
-      case id, searchKey, name, rating, timesWorn, lastWorn, daysSinceWorn, isFavorite, color
+    func writeFields(to fields: inout some JSONFields) throws {
+      try fields.field("color", tie.color)
+      try fields.field("daysSinceWorn", tie.daysSinceWorn)
+      try fields.field("id", tie.id)
+      try fields.field("isFavorite", tie.isFavorite)
+      try fields.field("lastWorn", tie.lastWorn.map(ISO8601.formatUTC))
+      try fields.field("name", tie.name)
+      try fields.field("rating", finiteOrNull(tie.rating))
+      try fields.field("searchKey", tie.searchKey)
+      try fields.field("timesWorn", tie.timesWorn)
     }
 
-    func encode(to encoder: any Encoder) throws {
-      var container = encoder.container(keyedBy: Key.self)
-      try container.encode(tie.id, forKey: .id)
-      try container.encode(tie.searchKey, forKey: .searchKey)
-      try container.encode(tie.name, forKey: .name)
-      try container.encode(finiteOrNull(tie.rating), forKey: .rating)
-      try container.encode(tie.timesWorn, forKey: .timesWorn)
-      try container.encode(tie.lastWorn.map(ISO8601.formatUTC), forKey: .lastWorn)
-      try container.encode(tie.daysSinceWorn, forKey: .daysSinceWorn)
-      try container.encode(tie.isFavorite, forKey: .isFavorite)
-      try container.encode(tie.color, forKey: .color)
-    }
+    func encode(to encoder: any Encoder) throws { try encodeFields(to: encoder) }
   }
 
   private struct BucketEntry: Encodable {

@@ -35,8 +35,8 @@ public struct ReportBuilder: Sendable {
 
   /// The report, with the ties each list shows.
   public func build(from store: BowTieStore) throws(BowTieError) -> Report {
-    let arguments = try self.arguments(store.dialect)
-    return try store.read { db in try build(db, arguments, loadingLists: true) }
+    let parameters = try self.parameters(store.dialect)
+    return try store.read { db in try build(db, parameters, loadingLists: true) }
   }
 
   /// Writes the report in `format` to `output`, from one consistent reading of the store.
@@ -47,11 +47,11 @@ public struct ReportBuilder: Sendable {
     from store: BowTieStore, as format: ReportFormat, locale: Locale,
     to output: inout some TextOutputStream
   ) throws(BowTieError) {
-    let arguments = try self.arguments(store.dialect)
+    let parameters = try self.parameters(store.dialect)
     try store.read { db in
-      let report = try build(db, arguments, loadingLists: limit != nil)
+      let report = try build(db, parameters, loadingLists: limit != nil)
       if limit == nil {
-        let source = DatabaseTieSource(db: db, arguments: arguments, limited: false)
+        let source = DatabaseTieSource(db: db, parameters: parameters, limited: false)
         try ReportRenderer.write(report, ties: source, as: format, locale: locale, to: &output)
       } else {
         try ReportRenderer.write(report, ties: report, as: format, locale: locale, to: &output)
@@ -59,15 +59,16 @@ public struct ReportBuilder: Sendable {
     }
   }
 
-  private func build(_ db: any SQLConnection, _ arguments: SQLArguments, loadingLists: Bool)
+  private func build(_ db: any SQLConnection, _ parameters: Parameters, loadingLists: Bool)
     throws -> Report
   {
-    guard let counts = try db.fetchOne(SummarySQL.summary, arguments) else {
+    guard let counts = try db.fetchOne(SummarySQL.summary(staleBefore: parameters.staleBefore))
+    else {
       throw BowTieError.storeUnreadable(path: "", reason: "the report's counts cannot be read")
     }
     let tieCount: Int = try counts.decode("ties")
     let worn: Int = try counts.decode("worn")
-    let source = DatabaseTieSource(db: db, arguments: arguments, limited: limit != nil)
+    let source = DatabaseTieSource(db: db, parameters: parameters, limited: limit != nil)
     func list(_ list: Report.List, total: Int) throws -> Report.TieList {
       var ties: [Report.Tie] = []
       if loadingLists, total > 0 {
@@ -97,25 +98,32 @@ public struct ReportBuilder: Sendable {
           label: String(whole), from: from, to: whole == 5 ? 5 : from + 1,
           ties: (try? counts.decode("rated\(whole)")) ?? 0)
       },
-      suggestion: try Suggester.suggestions(db, arguments: arguments, count: 1).first)
+      suggestion: try Suggester.suggestions(db, days: parameters.days, count: 1).first)
   }
 
-  /// The values the SQL binds: the as-of day, the first instant a tie must have been
-  /// worn since not to be stale, the list length.
-  func arguments(_ dialect: SQLDialect) throws(BowTieError) -> SQLArguments {
+  /// The values the report's SQL binds.
+  struct Parameters {
+    /// How days since a tie was worn are counted.
+    var days: SummarySQL.Days
+    /// The first instant a tie must have been worn since not to be stale.
+    var staleBefore: String
+    /// How many ties each list shows.
+    var limit: Int64
+  }
+
+  func parameters(_ dialect: any SQLDialect) throws(BowTieError) -> Parameters {
     let startOfDay = calendar.startOfDay(for: asOf)
     let staleBefore =
       calendar.date(byAdding: .day, value: -(staleDays - 1), to: startOfDay) ?? startOfDay
-    var arguments = try Self.dayArguments(asOf: asOf, calendar: calendar, dialect: dialect)
-    arguments["staleBefore"] = .text(StorageDate.format(staleBefore))
-    arguments["limit"] = .integer(Int64(limit ?? Int.max))
-    return arguments
+    return Parameters(
+      days: try Self.days(asOf: asOf, calendar: calendar, dialect: dialect),
+      staleBefore: StorageDate.format(staleBefore), limit: Int64(limit ?? Int.max))
   }
 
-  /// What ``SQLDialect/daysSinceWorn`` binds for days counted up to `asOf` in
-  /// `calendar`'s time zone, and how long a never-worn tie counts as unworn.
-  static func dayArguments(asOf: Date, calendar: Calendar, dialect: SQLDialect)
-    throws(BowTieError) -> SQLArguments
+  /// How ``SQLDialect/daysSinceWorn(asOfDay:dayShift:)`` counts days up to `asOf` in
+  /// `calendar`'s time zone.
+  static func days(asOf: Date, calendar: Calendar, dialect: any SQLDialect)
+    throws(BowTieError) -> SummarySQL.Days
   {
     // A day as SQL writes it, on the Gregorian calendar whatever the locale prefers.
     var gregorian = Calendar(identifier: .gregorian)
@@ -123,11 +131,8 @@ public struct ReportBuilder: Sendable {
     let day = gregorian.dateComponents([.year, .month, .day], from: asOf)
     let asOfDay = String(
       format: "%04d-%02d-%02d", day.year ?? 0, day.month ?? 0, day.day ?? 0)
-    return [
-      "asOfDay": asOfDay,
-      "dayShift": try dialect.dayShift(for: calendar.timeZone, at: asOf),
-      "neverWornDays": Suggester.neverWornDays,
-    ]
+    return SummarySQL.Days(
+      asOfDay: asOfDay, dayShift: try dialect.dayShift(for: calendar.timeZone, at: asOf))
   }
 
   /// Wears in each of the last `months` calendar months, the current one counted up to
@@ -140,8 +145,8 @@ public struct ReportBuilder: Sendable {
       let end = index + 1 < starts.count ? starts[index + 1] : endOfDay
       let wears =
         try db.fetchValue(
-          SummarySQL.wearsBetween,
-          ["start": StorageDate.format(start), "end": StorageDate.format(end)], as: Int.self) ?? 0
+          SummarySQL.wearsBetween(StorageDate.format(start), StorageDate.format(end)),
+          as: Int.self) ?? 0
       let parts = calendar.dateComponents([.year, .month], from: start)
       let label = String(format: "%04d-%02d", parts.year ?? 0, parts.month ?? 0)
       return Report.Month(month: label, wears: wears)
@@ -161,32 +166,37 @@ public struct ReportBuilder: Sendable {
 /// A report's lists read from the store, inside the read that made the report.
 struct DatabaseTieSource: ReportTieSource {
   let db: any SQLConnection
-  let arguments: SQLArguments
-  /// Whether each list stops at the `:limit` the arguments bind.
+  let parameters: ReportBuilder.Parameters
+  /// Whether each list stops at the parameters' `limit`.
   let limited: Bool
 
   func forEachTie(in list: Report.List, _ body: (Report.Tie) throws -> Void) throws {
-    try db.forEachRow(SummarySQL.list(list, db.dialect, limited: limited), arguments) { row in
+    try db.forEachRow(sql(list)) { row in
       try body(try Report.Tie(row: row))
     }
   }
 
   func widths(of list: Report.List) throws -> Report.Widths {
     var widths = Report.Widths()
-    try db.forEachRow(SummarySQL.listNames(list, db.dialect, limited: limited), arguments) {
-      row in
+    try db.forEachRow(SummarySQL.listNames(sql(list))) { row in
       widths.include(
         key: try row.decode("searchKey"), name: try row.decode("name"), days: try row.decode("days")
       )
     }
     return widths
   }
+
+  private func sql(_ list: Report.List) -> SQL {
+    SummarySQL.list(
+      list, db.dialect, parameters.days, staleBefore: parameters.staleBefore,
+      limit: limited ? parameters.limit : nil)
+  }
 }
 
 // MARK: - Database
 
 extension Report.Tie {
-  /// A row of ``SummarySQL/tieColumns(_:)``. A color that cannot be decoded is shown as
+  /// A row of ``SummarySQL/tieColumns(_:_:)``. A color that cannot be decoded is shown as
   /// none, as every listing shows it.
   init(row: any SQLRow) throws {
     func value<Value: SQLValueDecodable>(_ column: String) throws(BowTieError) -> Value {

@@ -6,7 +6,7 @@ import Foundation
 /// tie never worn counts as not worn for ``neverWornDays``. The tie worn most recently is
 /// never suggested. Ties with equal scores go in R O Y G B I V order, so the choice is
 /// the same for the same store and the same day. One query scores, orders and limits
-/// them (``SummarySQL/suggestions(_:)``), whatever the number of ties.
+/// them (``SummarySQL/suggestions(_:_:neverWornDays:limit:)``), whatever the number of ties.
 public enum Suggester {
   /// How long a never-worn tie counts as unworn.
   public static let neverWornDays = 365
@@ -15,18 +15,18 @@ public enum Suggester {
   public static func suggestions(
     from store: BowTieStore, asOf: Date, calendar: Calendar = .current, count: Int = 1
   ) throws(BowTieError) -> [Report.Suggestion] {
-    let arguments = try ReportBuilder.dayArguments(
-      asOf: asOf, calendar: calendar, dialect: store.dialect)
-    return try store.read { db in try suggestions(db, arguments: arguments, count: count) }
+    let days = try ReportBuilder.days(asOf: asOf, calendar: calendar, dialect: store.dialect)
+    return try store.read { db in try suggestions(db, days: days, count: count) }
   }
 
-  /// The suggestions ``SummarySQL/suggestions(_:)`` gives for `arguments`.
-  static func suggestions(_ db: any SQLConnection, arguments: SQLArguments, count: Int) throws
+  /// The suggestions ``SummarySQL/suggestions(_:_:neverWornDays:limit:)`` gives, days
+  /// counted as `days` says.
+  static func suggestions(_ db: any SQLConnection, days: SummarySQL.Days, count: Int) throws
     -> [Report.Suggestion]
   {
-    var arguments = arguments
-    arguments["limit"] = .integer(Int64(max(0, count)))
-    return try db.fetchAll(SummarySQL.suggestions(db.dialect), arguments) { row in
+    let sql = SummarySQL.suggestions(
+      db.dialect, days, neverWornDays: neverWornDays, limit: Int64(max(0, count)))
+    return try db.fetchAll(sql) { row in
       let tie = try Report.Tie(row: row)
       return Report.Suggestion(tie: tie, score: try row.decode("score"), reason: reason(tie))
     }

@@ -51,51 +51,63 @@ extension BowTieStore {
       let storeWasEmpty = try db.fetchOne("SELECT 1 FROM bowTie LIMIT 1") == nil
       func stored(_ condition: String, _ value: String) throws -> BowTie? {
         try db.fetchOne(
-          "SELECT \(BowTie.allColumns) FROM bowTie WHERE \(condition) = ?\(db.dialect.lockingRead)",
-          [value]
+          """
+          SELECT \(BowTie.Columns.all) FROM bowTie \
+          WHERE \(sql: condition) = \(value)\(db.dialect.lockingRead)
+          """
         ).map(BowTie.init)
       }
       let suspended =
         storeWasEmpty && entries.count >= Self.bulkSeedSize ? try db.suspendIndexes() : []
-      for entry in entries {
-        var tie = entry.tie
-        let existing =
-          storeWasEmpty
-          ? nil
-          : entry.hasExplicitID
-            ? try stored("id", tie.id.text)
-            : try stored("canonicalKey", BowTie.canonicalKey(tie.searchKey))
-        if let existing {
-          guard replacing else {
-            outcomes.append(.skip)
+      try db.insertMany(into: BowTie.Columns.table, columns: BowTie.Columns.stored) {
+        insertTie in
+        try db.insertMany(
+          into: WearEvent.Columns.table,
+          columns: [WearEvent.Columns.tieId, WearEvent.Columns.wornAt]
+        ) { insertWear in
+          for entry in entries {
+            var tie = entry.tie
+            let existing =
+              storeWasEmpty
+              ? nil
+              : entry.hasExplicitID
+                ? try stored(BowTie.Columns.id, tie.id.text)
+                : try stored(BowTie.Columns.canonicalKey, BowTie.canonicalKey(tie.searchKey))
+            if let existing {
+              guard replacing else {
+                outcomes.append(.skip)
+                if let progress, outcomes.count % 1_000 == 0 {
+                  progress(outcomes.count, entries.count)
+                }
+                continue
+              }
+              tie.id = existing.id
+              // `seed --no-photos` leaves a replaced tie's photo as it is.
+              if entry.photoSkipped { tie.keepPhoto(of: existing) }
+            }
+            let recordedWear =
+              try tie.lastWorn != nil && tie.timesWorn > 0
+              && (existing == nil || Self.canRecordLastWear(of: tie, in: db))
+            // The wear's event adds its one back to timesWorn, through the trigger.
+            if recordedWear { tie.timesWorn -= 1 }
+            do {
+              // The file's own keys were checked for repeats as it was read.
+              let checked: SaveChecks =
+                !entry.isValidated ? [] : storeWasEmpty ? [.validated, .keyIsFree] : [.validated]
+              try save(
+                tie, replacing: existing, in: db, photos, alreadyChecked: checked,
+                inserting: insertTie)
+            } catch let BowTieError.invalidTie(_, failure) {
+              throw BowTieError.invalidSeedEntry(
+                index: entry.index, name: tie.name, key: failure.attribute, reason: failure.reason)
+            }
+            if recordedWear, let lastWorn = tie.lastWorn {
+              try insertWear([.text(tie.id.text), .text(StorageDate.format(lastWorn))])
+            }
+            outcomes.append(existing == nil ? .add : .replace)
             if let progress, outcomes.count % 1_000 == 0 { progress(outcomes.count, entries.count) }
-            continue
           }
-          tie.id = existing.id
-          // `seed --no-photos` leaves a replaced tie's photo as it is.
-          if entry.photoSkipped { tie.keepPhoto(of: existing) }
         }
-        let recordedWear =
-          try tie.lastWorn != nil && tie.timesWorn > 0
-          && (existing == nil || Self.canRecordLastWear(of: tie, in: db))
-        // The wear's event adds its one back to timesWorn, through the trigger.
-        if recordedWear { tie.timesWorn -= 1 }
-        do {
-          // The file's own keys were checked for repeats as it was read.
-          let checked: SaveChecks =
-            !entry.isValidated ? [] : storeWasEmpty ? [.validated, .keyIsFree] : [.validated]
-          try save(tie, replacing: existing, in: db, photos, alreadyChecked: checked)
-        } catch let BowTieError.invalidTie(_, failure) {
-          throw BowTieError.invalidSeedEntry(
-            index: entry.index, name: tie.name, key: failure.attribute, reason: failure.reason)
-        }
-        if recordedWear, let lastWorn = tie.lastWorn {
-          try db.executeMany(
-            "INSERT INTO wearEvent (tieId, wornAt) VALUES (?, ?)",
-            [.text(tie.id.text), .text(StorageDate.format(lastWorn))])
-        }
-        outcomes.append(existing == nil ? .add : .replace)
-        if let progress, outcomes.count % 1_000 == 0 { progress(outcomes.count, entries.count) }
       }
       for index in suspended { try db.execute(index) }
       progress?(entries.count, entries.count)
@@ -104,7 +116,7 @@ extension BowTieStore {
   }
 
   /// From how many entries a seed into an empty store builds the secondary indexes once,
-  /// at the end, rather than entry by entry (``suspendIndexes(_:)``).
+  /// at the end, rather than entry by entry (``SQLConnection/suspendIndexes()``).
   static let bulkSeedSize = 1_000
 }
 
@@ -118,9 +130,10 @@ extension BowTieStore {
     guard let lastWorn = tie.lastWorn else { return false }
     let row = try db.fetchOne(
       """
-      SELECT count(*) AS events, count(CASE WHEN wornAt = ? THEN 1 END) AS atLastWorn
-      FROM wearEvent WHERE tieId = ?
-      """, [StorageDate.format(lastWorn), tie.id.text])
+      SELECT count(*) AS events,
+        count(CASE WHEN wornAt = \(StorageDate.format(lastWorn)) THEN 1 END) AS atLastWorn
+      FROM wearEvent WHERE tieId = \(tie.id.text)
+      """)
     let events: Int = try row?.decode("events") ?? 0
     let atLastWorn: Int = try row?.decode("atLastWorn") ?? 0
     return atLastWorn == 0 && Int(tie.timesWorn) > events

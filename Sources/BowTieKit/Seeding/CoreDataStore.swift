@@ -52,8 +52,8 @@ enum CoreDataStore {
     for name in names {
       let file = folder.appendingPathComponent(name)
       do {
-        try ForeignSQLiteFile.read(copyOf: file, named: named(name)) { connection in
-          _ = try model(in: connection, name: named(name))
+        try ForeignSQLiteFile.read(copyOf: file, named: named(name)) { contents in
+          _ = try model(in: contents, name: named(name))
         }
         stores.append(name)
       } catch .invalidSeedFile(_, let reason) {
@@ -97,9 +97,10 @@ enum CoreDataStore {
     -> [SeedEntry]
   {
     let store = url.resolvingSymlinksInPath()
-    return try ForeignSQLiteFile.read(copyOf: store, named: name) { connection in
-      let model = try model(in: connection, name: name)
-      return try entries(in: connection, model: model, store: store, name: name, photos: photos)
+    return try ForeignSQLiteFile.read(copyOf: store, named: name) { contents in
+      let model = try model(in: contents, name: name)
+      return try entries(
+        in: contents.connection, model: model, store: store, name: name, photos: photos)
     }
   }
 
@@ -115,24 +116,21 @@ enum CoreDataStore {
   ///
   /// - Throws: ``BowTieError/invalidSeedFile(source:reason:)`` saying what the store is
   ///   instead.
-  static func model(in connection: any SQLConnection, name: String) throws -> Model {
+  static func model(in contents: ForeignSQLiteFile.Contents, name: String) throws -> Model {
     func refuse(_ reason: String) -> BowTieError { .invalidSeedFile(source: name, reason: reason) }
-    let tables = Set(
-      try connection.fetchValues(
-        "SELECT upper(name) FROM sqlite_master WHERE type = 'table'", as: String.self))
-    guard tables.contains("Z_PRIMARYKEY") && tables.contains("Z_METADATA") else {
+    let connection = contents.connection
+    guard try contents.hasTable("Z_PRIMARYKEY"), try contents.hasTable("Z_METADATA") else {
       throw refuse(
         "a SQLite database, but not a Core Data store (it has no Z_PRIMARYKEY and Z_METADATA tables)"
       )
     }
     try checkMetadata(connection, refuse: refuse)
-    let entities = try connection.fetchRows(
-      "SELECT Z_ENT, Z_NAME FROM Z_PRIMARYKEY ORDER BY Z_ENT", SQLArguments())
+    let entities = try connection.fetchRows("SELECT Z_ENT, Z_NAME FROM Z_PRIMARYKEY ORDER BY Z_ENT")
     // Core Data names an entity's table after it in capitals: the earlier editions'
     // `Bowtie` is ZBOWTIE too.
     guard
       let bowTie = entities.first(where: { $0["Z_NAME"].text?.uppercased() == "BOWTIE" }),
-      let entity = bowTie["Z_ENT"].integer, tables.contains("ZBOWTIE")
+      let entity = bowTie["Z_ENT"].integer, try contents.hasTable("ZBOWTIE")
     else {
       let names = entities.compactMap { $0["Z_NAME"].text?.withVisibleControlCharacters }
       throw refuse(
@@ -140,8 +138,7 @@ enum CoreDataStore {
           + (names.isEmpty ? "none" : names.joined(separator: ", "))
           + ", and the BowTies app's is BowTie")
     }
-    let columns = try connection.fetchValues(
-      "SELECT name FROM pragma_table_info('ZBOWTIE')", as: String.self)
+    let columns = try contents.columnNames(of: "ZBOWTIE")
     let known = Set(columns.map { $0.uppercased() })
     let unknown = columns.filter { !knownColumns.contains($0.uppercased()) }
     guard unknown.isEmpty else {
@@ -197,8 +194,10 @@ enum CoreDataStore {
     let present = Set(model.columns.map { $0.uppercased() })
     let selected = Column.allCases.map { present.contains($0.name) ? $0.name : "NULL" }
     try connection.forEachRow(
-      "SELECT \(selected.joined(separator: ", ")) FROM ZBOWTIE WHERE Z_ENT = ? ORDER BY Z_PK",
-      [model.entity]
+      """
+      SELECT \(sql: selected.joined(separator: ", ")) FROM ZBOWTIE
+        WHERE Z_ENT = \(model.entity) ORDER BY Z_PK
+      """
     ) { sqlRow in
       let row = { (column: Column) in sqlRow[column.rawValue] }
       let key = row(.pk).integer ?? 0

@@ -8,53 +8,86 @@ extension BowTie {
   /// The store refuses to open until a transformer is registered under this name.
   public static let tintColorTransformerName = ColorAttributeTransformer.name
 
-  /// Every column but the photo's bytes: what listings read.
-  static let listingColumns =
-    "id, name, canonicalName, searchKey, canonicalKey, rating, timesWorn, lastWorn, "
-    + "isFavorite, url, tintColor, photoFile, photoSize, wearsBeforeHistory, price, "
-    + "currency, photoFormat, photoWidth, photoHeight"
+  /// The `bowTie` table and its columns, named as the schema names them on both engines
+  /// (other tools read them: they never change). Every column list the store's SQL
+  /// names is made from these; the migrations alone spell them out, as they were when
+  /// each was written.
+  enum Columns {
+    static let table = "bowTie"
 
-  /// Every column, the photo's bytes included.
-  static let allColumns = listingColumns + ", photoData"
+    static let id = "id"
+    static let name = "name"
+    static let canonicalName = "canonicalName"
+    static let searchKey = "searchKey"
+    static let canonicalKey = "canonicalKey"
+    static let rating = "rating"
+    static let timesWorn = "timesWorn"
+    static let lastWorn = "lastWorn"
+    static let isFavorite = "isFavorite"
+    static let url = "url"
+    static let tintColor = "tintColor"
+    static let photoData = "photoData"
+    static let photoFile = "photoFile"
+    static let photoSize = "photoSize"
+    static let wearsBeforeHistory = "wearsBeforeHistory"
+    static let price = "price"
+    static let currency = "currency"
+    static let photoFormat = "photoFormat"
+    static let photoWidth = "photoWidth"
+    static let photoHeight = "photoHeight"
 
-  /// Decodes a row of ``listingColumns`` or ``allColumns``, tolerating an undecodable color
+    /// Every column, in the order of ``BowTie/storedValues()``: what a save writes.
+    static let stored = [
+      id, name, canonicalName, searchKey, canonicalKey, rating, timesWorn, lastWorn,
+      isFavorite, url, tintColor, photoData, photoFile, photoSize, wearsBeforeHistory, price,
+      currency, photoFormat, photoWidth, photoHeight,
+    ]
+
+    /// Every column but the photo's bytes: what listings read.
+    static let listing = SQL(sql: stored.filter { $0 != photoData }.joined(separator: ", "))
+
+    /// Every column, the photo's bytes included: what reading a whole tie reads.
+    static let all = SQL(sql: stored.joined(separator: ", "))
+  }
+
+  /// Decodes a row of ``Columns/listing`` or ``Columns/all``, tolerating an undecodable color
   /// (kept as ``colorIssue``) but not a row whose plain attributes are damaged.
   init(row: any SQLRow) throws(BowTieError) {
-    let idText: String = try row.decode("id")
+    let idText: String = try row.decode(Columns.id)
     guard let id = UUID(text: idText) else {
       throw .storeUnreadable(path: "", reason: "a row's id '\(idText)' is not a UUID")
     }
-    let lastWorn: String? = try row.decode("lastWorn")
-    let url: String? = try row.decode("url")
+    let lastWorn: String? = try row.decode(Columns.lastWorn)
+    let url: String? = try row.decode(Columns.url)
     self.init(
       id: id,
-      name: try row.decode("name"),
-      searchKey: try row.decode("searchKey"),
-      rating: try row.decode("rating"),
-      timesWorn: try row.decode("timesWorn"),
+      name: try row.decode(Columns.name),
+      searchKey: try row.decode(Columns.searchKey),
+      rating: try row.decode(Columns.rating),
+      timesWorn: try row.decode(Columns.timesWorn),
       lastWorn: try lastWorn.map { text throws(BowTieError) in try StorageDate.parse(text) },
-      isFavorite: try row.decode("isFavorite"),
+      isFavorite: try row.decode(Columns.isFavorite),
       url: url.flatMap(URL.init(string:)),
-      photoData: try row.decode("photoData"))
-    externalPhotoName = try row.decode("photoFile")
+      photoData: try row.decode(Columns.photoData))
+    externalPhotoName = try row.decode(Columns.photoFile)
     // A row another tool wrote may have bytes without their size.
-    storedPhotoByteCount = try row.decode("photoSize") ?? photoData?.count
-    let formatText: String? = try row.decode("photoFormat")
+    storedPhotoByteCount = try row.decode(Columns.photoSize) ?? photoData?.count
+    let formatText: String? = try row.decode(Columns.photoFormat)
     if let formatText, let format = PhotoFormat(rawValue: formatText),
-      let width: Int = try row.decode("photoWidth"),
-      let height: Int = try row.decode("photoHeight")
+      let width: Int = try row.decode(Columns.photoWidth),
+      let height: Int = try row.decode(Columns.photoHeight)
     {
       storedPhotoDescription = PhotoDescription(format: format, width: width, height: height)
     }
-    wearsBeforeHistory = try row.decode("wearsBeforeHistory")
-    if let priceText: String = try row.decode("price") {
+    wearsBeforeHistory = try row.decode(Columns.wearsBeforeHistory)
+    if let priceText: String = try row.decode(Columns.price) {
       guard let price = Decimal(string: priceText, locale: Locale(identifier: "en_US_POSIX")) else {
         throw .storeUnreadable(path: "", reason: "a row's price '\(priceText)' is not a number")
       }
       self.price = price
     }
-    currency = try row.decode("currency")
-    if let archive: Data = try row.decode("tintColor") {
+    currency = try row.decode(Columns.currency)
+    if let archive: Data = try row.decode(Columns.tintColor) {
       let transformer = try Self.colorTransformer()
       do {
         tintColor = try transformer.color(from: archive)
@@ -64,19 +97,7 @@ extension BowTie {
     }
   }
 
-  /// Every column a save writes, in the order of ``storedValues()``.
-  static let storedColumns = [
-    "id", "name", "canonicalName", "searchKey", "canonicalKey", "rating", "timesWorn",
-    "lastWorn", "isFavorite", "url", "tintColor", "photoData", "photoFile", "photoSize",
-    "wearsBeforeHistory", "price", "currency", "photoFormat", "photoWidth", "photoHeight",
-  ]
-
-  /// One statement for every new row.
-  static let insertSQL =
-    "INSERT INTO bowTie (\(storedColumns.joined(separator: ", "))) VALUES ("
-    + Array(repeating: "?", count: storedColumns.count).joined(separator: ", ") + ")"
-
-  /// What a save writes, column by column, in the order of ``storedColumns``.
+  /// What a save writes, column by column, in the order of ``Columns/stored``.
   func storedValues() throws(BowTieError) -> [SQLValue] {
     let color: Data?
     let transformer = try Self.colorTransformer()
@@ -111,25 +132,39 @@ extension BowTie {
     ]
   }
 
-  /// Inserts a new row, as one of many alike (``SQLConnection/executeMany(_:_:)``): a
-  /// seed inserts 100,000.
-  func insertRow(_ connection: any SQLConnection) throws {
-    try connection.executeMany(Self.insertSQL, try storedValues())
-  }
-
   /// Writes every column of a stored row but its id; a color that could not be decoded is
   /// kept as it is rather than erased by the save.
   func updateRow(_ connection: any SQLConnection) throws {
-    var assignments: [String] = []
-    var values: [SQLValue] = []
-    for (column, value) in zip(Self.storedColumns, try storedValues()) where column != "id" {
-      if column == "tintColor" && colorIssue != nil { continue }
-      assignments.append("\(column) = ?")
-      values.append(value)
+    var assignments: [SQL] = []
+    for (column, value) in zip(Columns.stored, try storedValues()) where column != Columns.id {
+      if column == Columns.tintColor && colorIssue != nil { continue }
+      assignments.append("\(sql: column) = \(value)")
     }
     try connection.execute(
-      "UPDATE bowTie SET \(assignments.joined(separator: ", ")) WHERE id = ?",
-      SQLArguments(values + [.text(id.text)]))
+      "UPDATE bowTie SET \(assignments.joined(separator: ", ")) WHERE id = \(id.text)")
+  }
+
+  /// Sets the photo columns of the tie `id` from its photo's header, or to NULL when the
+  /// photo cannot be read: for rows whose photo arrived without them (a store before
+  /// schema v5, an undo of a change made before it, a row another tool wrote).
+  static func describePhoto(
+    ofTie id: String, in connection: any SQLConnection, readingPhoto: (String) -> Data?
+  ) throws {
+    guard
+      let row = try connection.fetchOne(
+        "SELECT photoData, photoFile FROM bowTie WHERE id = \(id)")
+    else { return }
+    let inline: Data? = try row.decode(Columns.photoData)
+    let file: String? = try row.decode(Columns.photoFile)
+    let description = (inline ?? file.flatMap(readingPhoto)).flatMap(PhotoDescription.init(of:))
+    let (format, width, height) = (
+      description?.format.rawValue, description?.width, description?.height
+    )
+    try connection.execute(
+      """
+      UPDATE bowTie SET photoFormat = \(format), photoWidth = \(width), photoHeight = \(height) \
+      WHERE id = \(id)
+      """)
   }
 
   /// The registered color transformer, looked up by the name the model gives.
@@ -150,7 +185,7 @@ extension BowTie {
   }
 
   /// Orders ties R O Y G B I V, as the app's segmented control does, then by name.
-  static let appOrder = SummarySQL.appOrder
+  static let appOrder = SQL(sql: SummarySQL.appOrder)
 }
 
 /// Dates as stored: ISO 8601 UTC text with milliseconds ("2026-11-21T08:00:00.000Z"),
@@ -171,7 +206,65 @@ enum StorageDate {
   /// Parses what ``format(_:)`` writes, and the plainer forms other tools write
   /// ("2026-11-21 08:00:00", "2026-11-21T08:00:00Z").
   static func parse(_ text: String) throws(BowTieError) -> Date {
-    if let date = ISO8601.parse(text) { return date }
+    if let date = parseStored(text) ?? ISO8601.parse(text) { return date }
     throw .storeUnreadable(path: "", reason: "a row's date '\(text)' cannot be read")
+  }
+}
+
+extension StorageDate {
+  /// What ``format(_:)`` writes, "2026-11-21T08:00:00.000Z" (or without the milliseconds),
+  /// read without the general parser: `history` reads one for each of millions of wears.
+  /// Nil for anything else, which ``ISO8601/parse(_:)`` reads; the same date when both do.
+  static func parseStored(_ text: String) -> Date? {
+    var text = text
+    return text.withUTF8 { bytes -> Date? in
+      guard bytes.count == 24 || bytes.count == 20, bytes[bytes.count - 1] == UInt8(ascii: "Z")
+      else { return nil }
+      func number(_ start: Int, _ count: Int) -> Int? {
+        var value = 0
+        for byte in bytes[start..<start + count] {
+          guard (48...57).contains(byte) else { return nil }
+          value = value * 10 + Int(byte - 48)
+        }
+        return value
+      }
+      func isByte(_ index: Int, _ character: Unicode.Scalar) -> Bool {
+        bytes[index] == UInt8(ascii: character)
+      }
+      guard isByte(4, "-"), isByte(7, "-"), isByte(10, "T"), isByte(13, ":"), isByte(16, ":"),
+        let year = number(0, 4), let month = number(5, 2), let day = number(8, 2),
+        let hour = number(11, 2), let minute = number(14, 2), let second = number(17, 2),
+        (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year), hour < 24,
+        minute < 60, second < 60
+      else { return nil }
+      var fraction = 0.0
+      if bytes.count == 24 {
+        guard isByte(19, "."), let milliseconds = number(20, 3) else { return nil }
+        fraction = Double(milliseconds) / 1000
+      }
+      let seconds =
+        daysFromCivil(year: year, month: month, day: day) * 86_400 + hour * 3_600
+        + minute * 60 + second
+      return Date(timeIntervalSince1970: Double(seconds) + fraction)
+    }
+  }
+
+  private static func daysIn(month: Int, year: Int) -> Int {
+    switch month {
+    case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+    case 4, 6, 9, 11: 30
+    default: 31
+    }
+  }
+
+  /// Days from 1970-01-01 to the date in the proleptic Gregorian calendar, as `timegm`
+  /// counts them (Howard Hinnant's days_from_civil).
+  private static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
+    let y = month <= 2 ? year - 1 : year
+    let era = (y >= 0 ? y : y - 399) / 400
+    let yearOfEra = y - era * 400
+    let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+    let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+    return era * 146_097 + dayOfEra - 719_468
   }
 }

@@ -34,7 +34,7 @@ extension BowTieStore {
       if tie.searchKey.isEmpty {
         tie.searchKey = try Self.freeSearchKey(for: tie.name, in: connection)
       }
-      if try connection.fetchOne("SELECT 1 FROM bowTie WHERE id = ?", [tie.id.text]) != nil {
+      if try connection.fetchOne("SELECT 1 FROM bowTie WHERE id = \(tie.id.text)") != nil {
         throw BowTieError.invalidTie(
           name: tie.name, ValidationFailure(attribute: "id", reason: "\(tie.id) is already used"))
       }
@@ -105,7 +105,7 @@ extension BowTieStore {
         guard let snapshot = try TieSnapshot.take(tie.id, in: connection, withWears: true) else {
           continue
         }
-        try connection.execute("DELETE FROM bowTie WHERE id = ?", [tie.id.text])
+        try connection.execute("DELETE FROM bowTie WHERE id = \(tie.id.text)")
         if let file = tie.externalPhotoName { photos.release(file) }
         try log(.remove(previous: snapshot), for: tie, in: connection, photos)
       }
@@ -124,7 +124,7 @@ extension BowTieStore {
     candidates += (2...9_999).lazy.map { "\(initial)\($0)" }.prefix(9_998)
     for candidate in candidates where !candidate.isEmpty {
       let taken = try connection.fetchOne(
-        "SELECT 1 FROM bowTie WHERE canonicalKey = ?", [BowTie.canonicalKey(candidate)])
+        "SELECT 1 FROM bowTie WHERE canonicalKey = \(BowTie.canonicalKey(candidate))")
       if taken == nil { return candidate }
     }
     return String(UUID().uuidString.prefix(8))
@@ -145,6 +145,20 @@ extension BowTieStore {
     _ tie: BowTie, replacing existing: BowTie?, in connection: any SQLConnection,
     _ photos: any PhotoWriter, alreadyChecked: SaveChecks = []
   ) throws {
+    try save(tie, replacing: existing, in: connection, photos, alreadyChecked: alreadyChecked) {
+      row in
+      try connection.execute(
+        .insert(into: BowTie.Columns.table, columns: BowTie.Columns.stored, values: row))
+    }
+  }
+
+  /// ``save(_:replacing:in:_:alreadyChecked:)``, a new tie's row (``BowTie/Columns/stored``)
+  /// inserted by `insert`: one of many alike (``SQLConnection/insertMany(into:columns:rows:)``).
+  func save(
+    _ tie: BowTie, replacing existing: BowTie?, in connection: any SQLConnection,
+    _ photos: any PhotoWriter, alreadyChecked: SaveChecks = [],
+    inserting insert: (_ row: [SQLValue]) throws -> Void
+  ) throws {
     var tie = tie
     if !alreadyChecked.contains(.validated) {
       try tie.validate()
@@ -152,7 +166,7 @@ extension BowTieStore {
     if !alreadyChecked.contains(.keyIsFree) {
       let key = BowTie.canonicalKey(tie.searchKey)
       if let other = try connection.fetchValue(
-        "SELECT name FROM bowTie WHERE canonicalKey = ? AND id != ? LIMIT 1", [key, tie.id.text],
+        "SELECT name FROM bowTie WHERE canonicalKey = \(key) AND id != \(tie.id.text) LIMIT 1",
         as: String.self)
       {
         throw BowTieError.invalidTie(
@@ -189,7 +203,7 @@ extension BowTieStore {
       existing == nil
       ? 0
       : try connection.fetchValue(
-        "SELECT count(*) FROM wearEvent WHERE tieId = ?", [tie.id.text], as: Int.self) ?? 0
+        "SELECT count(*) FROM wearEvent WHERE tieId = \(tie.id.text)", as: Int.self) ?? 0
     guard Int(tie.timesWorn) >= events else {
       throw BowTieError.invalidTie(
         name: tie.name,
@@ -198,7 +212,7 @@ extension BowTieStore {
     }
     tie.wearsBeforeHistory = tie.timesWorn - Int32(events)
     if existing == nil {
-      try tie.insertRow(connection)
+      try insert(try tie.storedValues())
     } else {
       try tie.updateRow(connection)
     }

@@ -20,12 +20,10 @@ extension BowTieStore {
     _ body: (WearRecord) throws -> Void
   ) throws(BowTieError) {
     try read { db in
-      var arguments = SQLArguments()
-      if let query { arguments["tieId"] = .text(try Self.resolve(query, in: db).id.text) }
-      if let since { arguments["since"] = .text(StorageDate.format(since)) }
-      if let until { arguments["until"] = .text(StorageDate.format(until)) }
-      let sql = SummarySQL.history(oneTie: query != nil, since: since != nil, until: until != nil)
-      try db.forEachRow(sql, arguments) { row in
+      let sql = SummarySQL.history(
+        tieId: try query.map { query in try Self.resolve(query, in: db).id.text },
+        since: since.map(StorageDate.format), until: until.map(StorageDate.format))
+      try db.forEachRow(sql) { row in
         try body(
           WearRecord(
             event: try WearEvent(row: row), searchKey: try row.decode("searchKey"),
@@ -49,12 +47,12 @@ extension BowTieStore {
     guard let newest = entry.id else { return }
     let lastForgotten = newest - Int64(UndoEntry.capacity)
     for name in try connection.fetchValues(
-      "SELECT photoFile FROM undoEntry WHERE id <= ? AND photoFile IS NOT NULL", [lastForgotten],
+      "SELECT photoFile FROM undoEntry WHERE id <= \(lastForgotten) AND photoFile IS NOT NULL",
       as: String.self)
     {
       photos.release(name)
     }
-    try connection.execute("DELETE FROM undoEntry WHERE id <= ?", [lastForgotten])
+    try connection.execute("DELETE FROM undoEntry WHERE id <= \(lastForgotten)")
   }
 
   /// Takes back ``user``'s most recent logged change; called again, the one before it.
@@ -70,8 +68,10 @@ extension BowTieStore {
   public func undo() throws(BowTieError) -> UndoneChange? {
     try write { connection, photos in
       while let row = try connection.fetchOne(
-        "SELECT \(UndoEntry.columns) FROM undoEntry WHERE madeBy = ? OR madeBy = '' "
-          + "ORDER BY id DESC LIMIT 1\(connection.dialect.lockingRead)", [user])
+        """
+        SELECT \(UndoEntry.Columns.entry) FROM undoEntry WHERE madeBy = \(user) OR madeBy = '' \
+        ORDER BY id DESC LIMIT 1\(connection.dialect.lockingRead)
+        """)
       {
         let entry = try UndoEntry(row: row)
         let id = entry.id ?? 0
@@ -87,20 +87,24 @@ extension BowTieStore {
             nil
           } else {
             try connection.fetchOne(
-              "SELECT \(BowTie.allColumns) FROM bowTie WHERE id = ?\(connection.dialect.lockingRead)",
-              [entry.tieID.text]
+              """
+              SELECT \(BowTie.Columns.all) FROM bowTie \
+              WHERE id = \(entry.tieID.text)\(connection.dialect.lockingRead)
+              """
             ).map(BowTie.init)
           }
         if let other = try connection.fetchValue(
-          "SELECT madeBy FROM undoEntry WHERE tieId = ? AND id > ? AND madeBy <> ? "
-            + "ORDER BY id DESC LIMIT 1", [entry.tieID.text, id, user], as: String.self)
+          """
+          SELECT madeBy FROM undoEntry WHERE tieId = \(entry.tieID.text) AND id > \(id) \
+          AND madeBy <> \(user) ORDER BY id DESC LIMIT 1
+          """, as: String.self)
         {
           throw BowTieError.changedByOtherUser(
             tie: tie?.name ?? entry.change.tieName ?? entry.tieID.text,
             change: entry.change.command,
             user: other)
         }
-        try connection.execute("DELETE FROM undoEntry WHERE id = ?", [id])
+        try connection.execute("DELETE FROM undoEntry WHERE id = \(id)")
         if let file = entry.change.photoFile { photos.release(file) }
         if case .remove(let previous) = entry.change {
           let restored = try restoreRemoved(previous, in: connection)
@@ -110,7 +114,7 @@ extension BowTieStore {
         switch entry.change {
         case .wear(let eventID, _, let previousLastWorn):
           let deleted = try connection.fetchValue(
-            "DELETE FROM wearEvent WHERE id = ? RETURNING id", [eventID], as: Int64.self)
+            "DELETE FROM wearEvent WHERE id = \(eventID) RETURNING id", as: Int64.self)
           if deleted != nil { tie.timesWorn -= 1 }
           tie.lastWorn = previousLastWorn
           try tie.validate()
@@ -126,7 +130,7 @@ extension BowTieStore {
           try Self.set("isFavorite", to: previous, of: tie, in: connection)
         case .add:
           if let file = tie.externalPhotoName { photos.release(file) }
-          try connection.execute("DELETE FROM bowTie WHERE id = ?", [tie.id.text])
+          try connection.execute("DELETE FROM bowTie WHERE id = \(tie.id.text)")
           return UndoneChange(change: entry.change, tie: nil, name: tie.name)
         case .edit(let previous):
           if let file = tie.externalPhotoName { photos.release(file) }
@@ -145,19 +149,23 @@ extension BowTieStore {
   /// whose search key no other tie took since.
   private func restoreEdited(_ snapshot: TieSnapshot, in connection: any SQLConnection) throws {
     let snapshot = snapshot.withCurrency
-    let names = snapshot.columns.keys.filter { $0 != "id" && $0 != "timesWorn" }.sorted()
-    let assignments = names.map { "\($0) = ?" }.joined(separator: ", ")
+    let names = snapshot.columns.keys.filter {
+      $0 != BowTie.Columns.id && $0 != BowTie.Columns.timesWorn
+    }.sorted()
+    let assignments = zip(names, snapshot.values(names)).map { name, value -> SQL in
+      "\(sql: name) = \(value)"
+    }
+    let id = snapshot.values([BowTie.Columns.id])[0]
     try checkRestorable(snapshot, in: connection)
     // timesWorn follows the wear events, which the trigger counts; the baseline is
     // what the snapshot had.
     try connection.execute(
-      "UPDATE bowTie SET \(assignments) WHERE id = ?",
-      SQLArguments(snapshot.values(names + ["id"])))
+      "UPDATE bowTie SET \(assignments.joined(separator: ", ")) WHERE id = \(id)")
     try connection.execute(
       """
       UPDATE bowTie SET timesWorn = wearsBeforeHistory
-        + (SELECT count(*) FROM wearEvent WHERE tieId = bowTie.id) WHERE id = ?
-      """, SQLArguments(snapshot.values(["id"])))
+        + (SELECT count(*) FROM wearEvent WHERE tieId = bowTie.id) WHERE id = \(id)
+      """)
     try describePhotoIfUnrecorded(snapshot, in: connection)
   }
 
@@ -168,7 +176,7 @@ extension BowTieStore {
   ) throws {
     guard snapshot.columns["photoFormat"] == nil, case .text(let id)? = snapshot.columns["id"]
     else { return }
-    try Schema.describePhoto(ofTie: id, in: connection, readingPhoto: photoContents)
+    try BowTie.describePhoto(ofTie: id, in: connection, readingPhoto: photoContents)
   }
 
   /// Re-inserts a removed tie's row and its wears.
@@ -178,12 +186,10 @@ extension BowTieStore {
     try checkRestorable(snapshot, in: connection)
     var columns = snapshot.withCurrency
     // Inserting the wears counts them again, through the trigger.
-    columns.columns["timesWorn"] = columns.columns["wearsBeforeHistory"]
+    columns.columns[BowTie.Columns.timesWorn] = columns.columns[BowTie.Columns.wearsBeforeHistory]
     let names = columns.columns.keys.sorted()
-    let placeholders = names.map { _ in "?" }.joined(separator: ", ")
     try connection.execute(
-      "INSERT INTO bowTie (\(names.joined(separator: ", "))) VALUES (\(placeholders))",
-      SQLArguments(columns.values(names)))
+      .insert(into: BowTie.Columns.table, columns: names, values: columns.values(names)))
     guard case .text(let idText)? = snapshot.columns["id"], let id = UUID(text: idText) else {
       throw BowTieError.storeUnreadable(path: "", reason: "an undo entry cannot be read")
     }
@@ -194,7 +200,7 @@ extension BowTieStore {
     try describePhotoIfUnrecorded(snapshot, in: connection)
     guard
       let tie = try connection.fetchOne(
-        "SELECT \(BowTie.allColumns) FROM bowTie WHERE id = ?", [idText]
+        "SELECT \(BowTie.Columns.all) FROM bowTie WHERE id = \(idText)"
       ).map(BowTie.init)
     else {
       throw BowTieError.noSuchTie(idText)
@@ -208,7 +214,7 @@ extension BowTieStore {
       case .text(let id)? = snapshot.columns["id"]
     else { throw BowTieError.storeUnreadable(path: "", reason: "an undo entry cannot be read") }
     if let other = try connection.fetchOne(
-      "SELECT \(BowTie.listingColumns) FROM bowTie WHERE canonicalKey = ? AND id <> ?", [key, id]
+      "SELECT \(BowTie.Columns.listing) FROM bowTie WHERE canonicalKey = \(key) AND id <> \(id)"
     ).map(BowTie.init) {
       throw BowTieError.invalidTie(
         name: other.name,

@@ -25,8 +25,7 @@ extension BowTieStore {
   public func allTies() throws(BowTieError) -> [BowTie] {
     try read { connection in
       try connection.fetchAll(
-        "SELECT \(BowTie.listingColumns) FROM bowTie ORDER BY \(BowTie.appOrder)", [],
-        BowTie.init)
+        "SELECT \(BowTie.Columns.listing) FROM bowTie ORDER BY \(BowTie.appOrder)", BowTie.init)
     }
   }
 
@@ -43,7 +42,7 @@ extension BowTieStore {
     if tie.photoData == nil, tie.storedPhotoByteCount != nil {
       // A listing fetch skipped the bytes; fetch them now.
       return try read { connection in
-        try connection.fetchValue("SELECT photoData FROM bowTie WHERE id = ?", [tie.id.text])
+        try connection.fetchValue("SELECT photoData FROM bowTie WHERE id = \(tie.id.text)")
       }
     }
     return tie.photoData
@@ -63,10 +62,12 @@ extension BowTieStore {
     throws -> BowTie
   {
     let lock = locking ? connection.dialect.lockingRead : ""
-    func ties(where condition: String, _ value: String, limit: Int) throws -> [BowTie] {
+    func ties(where condition: SQL, limit: Int) throws -> [BowTie] {
       try connection.fetchAll(
-        "SELECT \(BowTie.allColumns) FROM bowTie WHERE \(condition) "
-          + "ORDER BY \(BowTie.appOrder) LIMIT \(limit)\(lock)", [value], BowTie.init)
+        """
+        SELECT \(BowTie.Columns.all) FROM bowTie WHERE \(condition) \
+        ORDER BY \(BowTie.appOrder) LIMIT \(sql: String(limit))\(lock)
+        """, BowTie.init)
     }
     let trimmed = query.trimmingSpaces()
     // GRDB binds text as a C string, so SQLite would see the query only up to a NUL ("B\0x"
@@ -75,7 +76,7 @@ extension BowTieStore {
     let canonical = BowTie.canonicalize(trimmed)
     // The common case, a search key, on its unique index.
     if let row = try connection.fetchOne(
-      "SELECT \(BowTie.allColumns) FROM bowTie WHERE canonicalKey = ?\(lock)", [canonical])
+      "SELECT \(BowTie.Columns.all) FROM bowTie WHERE canonicalKey = \(canonical)\(lock)")
     {
       return try BowTie(row: row)
     }
@@ -83,20 +84,19 @@ extension BowTieStore {
     // at a NUL, so text that is no id found a tie.
     if let id = UUID(text: trimmed),
       let row = try connection.fetchOne(
-        "SELECT \(BowTie.allColumns) FROM bowTie WHERE id = ?\(lock)", [id.text])
+        "SELECT \(BowTie.Columns.all) FROM bowTie WHERE id = \(id.text)\(lock)")
     {
       return try BowTie(row: row)
     }
-    let exact = try ties(where: "canonicalName = ?", canonical, limit: 11)
+    let exact = try ties(where: "canonicalName = \(canonical)", limit: 11)
     if exact.count == 1 { return exact[0] }
     if exact.count > 1 {
       throw BowTieError.ambiguousTie(query, candidates: exact.prefix(10).map(\.label))
     }
     // A range on the indexed column finds every name that starts with the prefix.
-    let prefixed = try connection.fetchAll(
-      "SELECT \(BowTie.allColumns) FROM bowTie WHERE canonicalName >= ? AND canonicalName < ? "
-        + "ORDER BY \(BowTie.appOrder) LIMIT 11\(lock)", [canonical, canonical + "\u{10FFFF}"],
-      BowTie.init)
+    let prefixed = try ties(
+      where: "canonicalName >= \(canonical) AND canonicalName < \(canonical + "\u{10FFFF}")",
+      limit: 11)
     switch prefixed.count {
     case 0: throw BowTieError.noSuchTie(query)
     case 1: return prefixed[0]

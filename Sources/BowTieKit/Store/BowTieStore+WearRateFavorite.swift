@@ -75,14 +75,14 @@ extension BowTieStore {
     _ column: String, to value: any SQLValueConvertible, of tie: BowTie,
     in connection: any SQLConnection
   ) throws {
-    try connection.execute("UPDATE bowTie SET \(column) = ? WHERE id = ?", [value, tie.id.text])
+    try connection.execute("UPDATE bowTie SET \(sql: column) = \(value) WHERE id = \(tie.id.text)")
   }
 
   /// The tie as stored now.
   static func refetch(_ tie: BowTie, in connection: any SQLConnection) throws -> BowTie {
     guard
       let row = try connection.fetchOne(
-        "SELECT \(BowTie.allColumns) FROM bowTie WHERE id = ?", [tie.id.text])
+        "SELECT \(BowTie.Columns.all) FROM bowTie WHERE id = \(tie.id.text)")
     else {
       throw BowTieError.noSuchTie(tie.id.uuidString)
     }

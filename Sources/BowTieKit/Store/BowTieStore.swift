@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// The persistence core: one value wrapping a store's engine, migrated when it opens.
 ///
@@ -43,62 +42,19 @@ public struct BowTieStore: Sendable {
     }
   }
 
-  /// Wraps an open SQLite database (a temporary or in-memory one in tests) and migrates it.
-  ///
-  /// - Parameter externalDataDirectory: where photos above 128 KiB go; nil keeps
-  ///   every photo inline.
-  public init(
-    _ dbWriter: any DatabaseWriter, externalDataDirectory: URL?, path: String = ":memory:"
-  ) throws(BowTieError) {
-    _ = try BowTie.colorTransformer()
-    let engine = SQLiteEngine(
-      dbWriter, photos: PhotoStorage(directory: externalDataDirectory), displayName: path)
-    try engine.migrate(lockFile: nil)
-    self.init(engine: engine)
-  }
-
-  /// Opens the SQLite store file at `url`, creating it when it does not exist.
-  ///
-  /// A new store is built under a temporary name, filled by `populate`, and linked
-  /// into place only when complete, so no process ever sees a half-created store, and
-  /// two processes racing to create it end up sharing one.
+  /// Opens the store at `address`, creating it, filled by `populate`, when it does not
+  /// exist yet (``StoreAddress/open(ifMissing:)``).
   ///
   /// - Returns: the store, and whether this call created it.
   public static func open(
-    at url: URL, busyTimeout: TimeInterval? = nil,
-    ifMissing populate: (BowTieStore) throws -> Void = { _ in }
+    _ address: any StoreAddress, ifMissing populate: (BowTieStore) throws -> Void = { _ in }
   ) throws(BowTieError) -> (store: BowTieStore, created: Bool) {
-    let (engine, created) = try SQLiteEngine.open(
-      at: url, busyTimeout: busyTimeout, ifMissing: populate)
-    return (BowTieStore(engine: engine), created)
+    try address.open(ifMissing: populate)
   }
 
-  /// An empty store in memory: nothing touches the disk; photos stay inline.
-  public static func inMemory() throws(BowTieError) -> BowTieStore {
-    do {
-      return try BowTieStore(DatabaseQueue(), externalDataDirectory: nil)
-    } catch let error as BowTieError {
-      throw error
-    } catch {
-      throw SQLiteEngine.storeError(error, path: ":memory:")
-    }
-  }
-
-  /// A copy of this store in memory, made with SQLite's backup API: how the fuzzer starts
-  /// every run from the same store without seeding it again.
+  /// A copy of this store in memory (``StoreEngine/inMemoryCopy()``).
   public func inMemoryCopy() throws(BowTieError) -> BowTieStore {
-    guard let sqlite = engine as? SQLiteEngine else {
-      throw .storeUnreadable(path: path, reason: "only a SQLite store is copied into memory")
-    }
-    do {
-      let copy = try DatabaseQueue()
-      try sqlite.dbWriter.backup(to: copy)
-      return try BowTieStore(copy, externalDataDirectory: nil)
-    } catch let error as BowTieError {
-      throw error
-    } catch {
-      throw SQLiteEngine.storeError(error, path: ":memory:")
-    }
+    try engine.inMemoryCopy()
   }
 
   /// Closes the store's connection, as its engine wants before a process ends (SQLite's
@@ -108,7 +64,7 @@ public struct BowTieStore: Sendable {
     try engine.close()
   }
 
-  var dialect: SQLDialect { engine.dialect }
+  var dialect: any SQLDialect { engine.dialect }
 
   // MARK: - Access
 

@@ -15,16 +15,17 @@ public enum ColorArchiveMigration {
     var rewritten = 0
     while true {
       let rows = try connection.fetchRows(
-        "SELECT id, tintColor FROM bowTie WHERE tintColor IS NOT NULL AND id > ? "
-          + "ORDER BY id LIMIT 1000", [after])
+        """
+        SELECT id, tintColor FROM bowTie WHERE tintColor IS NOT NULL AND id > \(after)
+          ORDER BY id LIMIT 1000
+        """)
       guard let last = rows.last else { return rewritten }
       for row in rows {
         let id: String = try row.decode("id")
         let archive: Data = try row.decode("tintColor")
         guard let replacement = transformer.uiColorArchive(replacingTieColorArchive: archive)
         else { continue }
-        try connection.executeMany(
-          "UPDATE bowTie SET tintColor = ? WHERE id = ?", [.blob(replacement), .text(id)])
+        try connection.execute("UPDATE bowTie SET tintColor = \(replacement) WHERE id = \(id)")
         rewritten += 1
       }
       after = try last.decode("id")

@@ -1,59 +1,76 @@
 import Foundation
 import Synchronization
 
-/// Where a store is: a SQLite file on this machine, or a PostgreSQL server shared by
-/// several (a `postgresql://` or `postgres://` connection URI).
-public enum StoreAddress: Sendable, Equatable {
-  case file(URL)
-  case server(uri: String)
+/// Where a store is, and the engine that reaches it: what `--store`, `BOWTIES_STORE` or
+/// the default names, resolved once (``StoreLocation/address(explicitPath:environment:)``).
+/// Everything a command does before it has a store, or instead of opening one the usual
+/// way, asks the address, so that no code outside an engine asks which engine it is.
+public protocol StoreAddress: Sendable {
+  /// The store as a question names it before it is opened: never a password.
+  var nameForQuestion: String { get }
 
-  /// Whether `text` is a PostgreSQL connection URI rather than a path: a path that merely
-  /// looks like one would otherwise become a folder named `postgresql:`.
-  public static func isServerURI(_ text: String) -> Bool {
-    let scheme = text.prefix(13).lowercased()
-    return scheme.hasPrefix("postgresql://") || scheme.hasPrefix("postgres://")
-  }
-
-}
-
-/// How a store on a server is opened: registered by the program that links the engine
-/// (`bowties-postgresql` links BowTiePostgres), so that what needs no server (`bowties`
-/// itself, the library's tests, the fuzzers) carries no network stack.
-public enum ServerStores {
-  /// Opens the store at a connection URI, creating its schema and filling it with
-  /// `populate` in one transaction when the database has none; says whether it did.
-  public typealias Opener =
-    @Sendable (_ uri: String, _ populate: (BowTieStore) throws -> Void) throws(BowTieError)
+  /// Opens the store and brings its schema up to date, refusing one a newer bowties
+  /// wrote; where there is none yet, creates it, filled by `populate` before any other
+  /// process sees it.
+  ///
+  /// - Returns: the store, and whether this call created it.
+  func open(ifMissing populate: (BowTieStore) throws -> Void) throws(BowTieError)
     -> (store: BowTieStore, created: Bool)
 
-  private static let opener = Mutex<Opener?>(nil)
+  /// The store for a dry run when opening would leave a store behind where there was
+  /// none: an empty one in memory. Nil where the store is opened as every command opens
+  /// it (the default).
+  func storeForDryRun() throws(BowTieError) -> BowTieStore?
 
-  public static func register(_ opener: @escaping Opener) {
-    self.opener.withLock { $0 = opener }
-  }
+  /// Examines the store (`doctor`): whatever the engine can check of it, then every row,
+  /// the undo log and the photos (``BowTieStore/checkContents(_:repairing:)``), fixing
+  /// what can be fixed without guessing when `repairing`. `open` opens it as every
+  /// command does, without the sample ties, for an engine that examines a store by
+  /// opening it (the default).
+  ///
+  /// - Returns: the store's name for messages, and what the checkup found.
+  func checkup(repairing: Bool, opening open: () throws -> BowTieStore) throws
+    -> (store: String, checkup: Checkup)
 
-  /// Whether this program can open a store on a server.
-  public static var isRegistered: Bool { opener.withLock { $0 != nil } }
+  /// Replaces the store with the backup at `source`, photos included, creating it where
+  /// there is none yet: processes using it see the old inventory or the restored one. The
+  /// backup is checked first and never changed. By default the rows are copied in one
+  /// transaction.
+  func restore(from source: URL) throws(BowTieError) -> BackupSummary
+}
 
-  static func open(_ uri: String, ifMissing populate: (BowTieStore) throws -> Void)
-    throws(BowTieError) -> (store: BowTieStore, created: Bool)
+extension StoreAddress {
+  public func storeForDryRun() throws(BowTieError) -> BowTieStore? { nil }
+
+  public func checkup(repairing: Bool, opening open: () throws -> BowTieStore) throws
+    -> (store: String, checkup: Checkup)
   {
-    guard let opener = opener.withLock({ $0 }) else {
-      throw .usage("this program cannot open a PostgreSQL store: it registers no engine for one")
-    }
-    return try opener(uri, populate)
+    let store = try open()
+    return (store.path, try store.checkup(repairing: repairing))
   }
 }
 
-extension BowTieStore {
-  /// Opens the store at `address`, creating it (filled by `populate`) when it does not
-  /// exist yet: a file (``open(at:busyTimeout:ifMissing:)``) or a server's database.
-  public static func open(
-    _ address: StoreAddress, ifMissing populate: (BowTieStore) throws -> Void = { _ in }
-  ) throws(BowTieError) -> (store: BowTieStore, created: Bool) {
-    switch address {
-    case .file(let url): try open(at: url, ifMissing: populate)
-    case .server(let uri): try ServerStores.open(uri, ifMissing: populate)
+/// The engines a program links besides SQLite, each with the store locations it takes (a
+/// PostgreSQL connection URI): registered by the program that links one (`bowties-postgresql`
+/// links BowTiePostgres), so that what needs no server (`bowties` itself, the library's
+/// tests, the fuzzers) carries no network stack. A location no registered engine takes is
+/// a SQLite file's path.
+public enum StoreEngines {
+  /// The address of the store at `location` when this engine takes it, else nil.
+  public typealias Claim = @Sendable (_ location: String) -> (any StoreAddress)?
+
+  private static let claims = Mutex<[Claim]>([])
+
+  /// Adds an engine's claim, asked after those registered before it.
+  public static func register(_ claim: @escaping Claim) {
+    claims.withLock { $0.append(claim) }
+  }
+
+  /// The address of the store at `location` when a registered engine takes it.
+  public static func address(of location: String) -> (any StoreAddress)? {
+    for claim in claims.withLock({ $0 }) {
+      if let address = claim(location) { return address }
     }
+    return nil
   }
 }

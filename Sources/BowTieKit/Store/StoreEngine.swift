@@ -1,13 +1,16 @@
 import Foundation
 
-/// One engine's store: its database, its transactions, and the place its large photos
+/// One engine's open store: its database, its transactions, and the place its large photos
 /// live. ``BowTieStore`` runs every command on one, with SQL both engines read; what an
-/// engine must do its own way (opening, migrations, errors, locks, photo storage) is here.
+/// engine must do its own way (transactions, errors, locks, photo storage, its dialect,
+/// copies of the whole store) is here. How a store is found and opened is its
+/// ``StoreAddress``.
 ///
-/// Two engines: SQLite, a file and a photo folder beside it (`SQLiteEngine`); and a
+/// Two engines: SQLite, a file and a photo folder beside it (`Store/SQLite/`); and a
 /// PostgreSQL server, photos in a table (the BowTiePostgres module).
 public protocol StoreEngine: Sendable {
-  var dialect: SQLDialect { get }
+  /// The SQL this engine says its own way.
+  var dialect: any SQLDialect { get }
 
   /// The store as messages name it: a file's path, or a URI with its password masked.
   var displayName: String { get }
@@ -18,9 +21,9 @@ public protocol StoreEngine: Sendable {
   /// Runs `body` as one write transaction, and commits it; with `rollingBack`, rolls it
   /// back instead (a dry run).
   ///
-  /// On SQLite the transaction holds the store's write lock from its start (`IMMEDIATE`); on
-  /// PostgreSQL, rows are locked as they are read (``SQLDialect/lockingRead``). Either way,
-  /// what a command reads to change, nobody else changes before it commits.
+  /// What a command reads to change, nobody else changes before it commits: the
+  /// transaction holds the store's write lock from its start, or locks rows as they are
+  /// read (``SQLDialect/lockingRead``).
   func write<T>(rollingBack: Bool, _ body: (any SQLConnection, any PhotoWriter) throws -> T)
     throws(BowTieError) -> T
 
@@ -38,6 +41,17 @@ public protocol StoreEngine: Sendable {
 
   /// Removes the photos nothing refers to, and what interrupted photo writes left.
   func removeUnreferencedPhotos() throws(BowTieError)
+
+  /// Writes a consistent copy of the store, photos included, to `destination`: a new
+  /// SQLite store file, which `--store` opens and `restore` puts back into either engine
+  /// (``BowTieStore/backup(to:replacing:)``). An engine without a way of its own copies its
+  /// rows from one consistent read (the default).
+  func backup(to destination: URL, replacing: Bool) throws(BowTieError) -> BackupSummary
+
+  /// A copy of the store in memory, its photos inline: how the fuzzer starts every run
+  /// from the same store without seeding it again. An engine without a way of its own
+  /// copies its rows (the default).
+  func inMemoryCopy() throws(BowTieError) -> BowTieStore
 
   /// Closes the connection. The store must not be used afterwards.
   func close() throws(BowTieError)
@@ -72,5 +86,26 @@ public enum PhotoName {
   /// Whether `name` is one: exactly 64 lowercase hexadecimal digits.
   public static func isValid(_ name: String) -> Bool {
     PhotoStorage.isFileName(name)
+  }
+}
+
+/// Whether anything still refers to a photo kept outside its row.
+enum PhotoReferences {
+  /// Whether a tie or an undo entry refers to `name`.
+  static func exist(_ name: String, in connection: any SQLConnection) throws -> Bool {
+    try connection.fetchOne(
+      """
+      SELECT 1 FROM bowTie WHERE photoFile = \(name)
+      UNION ALL SELECT 1 FROM undoEntry WHERE photoFile = \(name) LIMIT 1
+      """) != nil
+  }
+
+  /// Every photo a tie or an undo entry refers to.
+  static func all(in connection: any SQLConnection) throws -> [String] {
+    try connection.fetchValues(
+      """
+      SELECT photoFile FROM bowTie WHERE photoFile IS NOT NULL
+      UNION SELECT photoFile FROM undoEntry WHERE photoFile IS NOT NULL
+      """, as: String.self)
   }
 }

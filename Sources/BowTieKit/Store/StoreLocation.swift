@@ -8,25 +8,23 @@ public enum StoreLocation {
   /// The environment variables the store's location depends on.
   static let variables = ["BOWTIES_STORE", "XDG_DATA_HOME", "HOME"]
 
-  /// Resolves where the store is from an explicit path or URI and the environment.
+  /// Resolves where the store is from an explicit path or URI and the environment: a
+  /// location a registered engine takes (``StoreEngines``), else a SQLite file.
   public static func address(
     explicitPath: String?, environment given: [String: String]? = nil
-  ) throws(BowTieError) -> StoreAddress {
+  ) throws(BowTieError) -> any StoreAddress {
     let environment: [String: String]
     if let given {
       environment = given
     } else {
       environment = try ProcessEnvironment.values(variables)
     }
-    if let explicitPath, StoreAddress.isServerURI(explicitPath) {
-      return .server(uri: explicitPath)
-    }
-    if explicitPath == nil, let value = environment["BOWTIES_STORE"],
-      StoreAddress.isServerURI(value)
+    if let location = explicitPath ?? environment["BOWTIES_STORE"],
+      let address = StoreEngines.address(of: location)
     {
-      return .server(uri: value)
+      return address
     }
-    return .file(try resolve(explicitPath: explicitPath, environment: environment))
+    return SQLiteStoreFile(url: try resolve(explicitPath: explicitPath, environment: environment))
   }
 
   /// Resolves the store's file URL from an explicit path and the environment.

@@ -44,9 +44,9 @@ extension BowTieStore {
   public func forEachTie(_ filter: TieFilter, _ body: (BowTie) throws -> Void)
     throws(BowTieError)
   {
-    let (sql, arguments) = Self.select(BowTie.listingColumns, filter)
+    let sql = Self.select(BowTie.Columns.listing, filter)
     try read { db in
-      try db.forEachRow(sql, arguments) { row in try body(try BowTie(row: row)) }
+      try db.forEachRow(sql) { row in try body(try BowTie(row: row)) }
     }
   }
 
@@ -57,49 +57,37 @@ extension BowTieStore {
     _ filter: TieFilter, names: (_ key: String, _ name: String) throws -> Void,
     _ body: (BowTie) throws -> Void
   ) throws(BowTieError) {
-    let (namesSQL, arguments) = Self.select("searchKey, name", filter)
-    let (tiesSQL, _) = Self.select(BowTie.listingColumns, filter)
+    let namesSQL = Self.select("searchKey, name", filter)
+    let tiesSQL = Self.select(BowTie.Columns.listing, filter)
     try read { db in
-      try db.forEachRow(namesSQL, arguments) { row in
+      try db.forEachRow(namesSQL) { row in
         try names(try row.decode("searchKey"), try row.decode("name"))
       }
-      try db.forEachRow(tiesSQL, arguments) { row in try body(try BowTie(row: row)) }
+      try db.forEachRow(tiesSQL) { row in try body(try BowTie(row: row)) }
     }
   }
 
   /// The statement that selects `columns` of the ties that pass `filter`, in its order.
-  static func select(_ columns: String, _ filter: TieFilter) -> (String, SQLArguments) {
-    var conditions: [String] = []
-    var arguments = SQLArguments()
+  static func select(_ columns: SQL, _ filter: TieFilter) -> SQL {
+    var conditions: [SQL] = []
     if filter.favoritesOnly { conditions.append("isFavorite = 1") }
-    if let minimum = filter.minimumRating {
-      conditions.append("rating >= :minimumRating")
-      arguments["minimumRating"] = .real(minimum)
-    }
-    if let maximum = filter.maximumRating {
-      conditions.append("rating <= :maximumRating")
-      arguments["maximumRating"] = .real(maximum)
-    }
+    if let minimum = filter.minimumRating { conditions.append("rating >= \(minimum)") }
+    if let maximum = filter.maximumRating { conditions.append("rating <= \(maximum)") }
     if let since = filter.wornSince {
-      conditions.append("lastWorn >= :wornSince")
-      arguments["wornSince"] = .text(StorageDate.format(since))
+      conditions.append("lastWorn >= \(StorageDate.format(since))")
     }
     if let since = filter.notWornSince {
-      conditions.append("(lastWorn IS NULL OR lastWorn < :notWornSince)")
-      arguments["notWornSince"] = .text(StorageDate.format(since))
+      conditions.append("(lastWorn IS NULL OR lastWorn < \(StorageDate.format(since)))")
     }
     if filter.neverWorn { conditions.append("timesWorn = 0") }
     let order = Self.order(filter.sort).map { term, descending in
       term + (descending != filter.reverse ? " DESC" : "")
     }
-    var sql = "SELECT \(columns) FROM bowTie"
-    if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
-    sql += " ORDER BY " + order.joined(separator: ", ")
-    if let limit = filter.limit {
-      sql += " LIMIT :limit"
-      arguments["limit"] = .integer(Int64(limit))
-    }
-    return (sql, arguments)
+    var sql: SQL = "SELECT \(columns) FROM bowTie"
+    if !conditions.isEmpty { sql += " WHERE \(conditions.joined(separator: " AND "))" }
+    sql += " ORDER BY \(sql: order.joined(separator: ", "))"
+    if let limit = filter.limit { sql += " LIMIT \(Int64(limit))" }
+    return sql
   }
 
   /// The terms of `sort`'s order, each with whether it descends; `reverse` flips them all.

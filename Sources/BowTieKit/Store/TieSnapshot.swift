@@ -32,11 +32,11 @@ public struct TieSnapshot: Codable, Equatable, Sendable {
   /// The tie's wear dates, for a snapshot taken before a removal.
   public var wears: [Date]
 
-  /// The row's values under the schema's column names (``BowTie/storedColumns``), which
+  /// The row's values under the schema's column names (``BowTie/Columns/stored``), which
   /// are the same whatever case an engine gives its result's columns.
   init(_ row: any SQLRow, wears: [Date] = []) {
     var columns: [String: Value] = [:]
-    for name in BowTie.storedColumns { columns[name] = Value(row[name]) }
+    for name in BowTie.Columns.stored { columns[name] = Value(row[name]) }
     self.columns = columns
     self.wears = wears
   }
@@ -85,13 +85,13 @@ public struct TieSnapshot: Codable, Equatable, Sendable {
   {
     guard
       let row = try connection.fetchOne(
-        "SELECT \(BowTie.allColumns) FROM bowTie WHERE id = ?\(connection.dialect.lockingRead)",
-        [id.text])
+        "SELECT \(BowTie.Columns.all) FROM bowTie WHERE id = \(id.text)\(connection.dialect.lockingRead)"
+      )
     else { return nil }
     let wears =
       withWears
       ? try connection.fetchValues(
-        "SELECT wornAt FROM wearEvent WHERE tieId = ? ORDER BY wornAt, id", [id.text],
+        "SELECT wornAt FROM wearEvent WHERE tieId = \(id.text) ORDER BY wornAt, id",
         as: String.self
       ).map { text throws(BowTieError) in try StorageDate.parse(text) }
       : []

@@ -65,7 +65,7 @@ extension UndoEntry {
   func problem() -> String? {
     switch change {
     case .edit(let previous), .remove(let previous):
-      return previous.problem(tableColumns: Set(BowTie.storedColumns))
+      return previous.problem(tableColumns: Set(BowTie.Columns.stored))
     case .wear, .rate, .favorite, .add:
       return nil
     }
@@ -84,22 +84,38 @@ public struct UndoneChange: Equatable, Sendable {
 // MARK: - Database
 
 extension UndoEntry {
-  /// What ``init(row:)`` reads.
-  static let columns = "id, madeAt, madeBy, tieId, change"
+  /// The `undoEntry` table and its columns, as the schema names them on both engines.
+  enum Columns {
+    static let table = "undoEntry"
+
+    static let id = "id"
+    static let madeAt = "madeAt"
+    static let madeBy = "madeBy"
+    static let tieId = "tieId"
+    static let change = "change"
+    /// The external photo the change may bring back, which clean-up must keep.
+    static let photoFile = "photoFile"
+
+    /// Every column.
+    static let all = [id, madeAt, madeBy, tieId, change, photoFile]
+
+    /// What ``UndoEntry/init(row:)`` reads.
+    static let entry = SQL(sql: [id, madeAt, madeBy, tieId, change].joined(separator: ", "))
+  }
 
   /// Reads a row of the `undoEntry` table.
   init(row: any SQLRow) throws(BowTieError) {
-    let tieText: String = try row.decode("tieId")
-    let changeText: String = try row.decode("change")
-    let madeText: String = try row.decode("madeAt")
+    let tieText: String = try row.decode(Columns.tieId)
+    let changeText: String = try row.decode(Columns.change)
+    let madeText: String = try row.decode(Columns.madeAt)
     guard let tieID = UUID(text: tieText),
       let change = try? Self.decoder.decode(UndoableChange.self, from: Data(changeText.utf8))
     else {
       throw .storeUnreadable(path: "", reason: "an undo entry cannot be read")
     }
     self.init(
-      id: try row.decode("id"), madeAt: try StorageDate.parse(madeText),
-      madeBy: try row.decode("madeBy") ?? "", tieID: tieID, change: change)
+      id: try row.decode(Columns.id), madeAt: try StorageDate.parse(madeText),
+      madeBy: try row.decode(Columns.madeBy) ?? "", tieID: tieID, change: change)
   }
 
   /// Inserts the entry and takes its new id.
@@ -107,10 +123,10 @@ extension UndoEntry {
     let change = String(decoding: try Self.encoder.encode(self.change), as: UTF8.self)
     id = try connection.fetchValue(
       """
-      INSERT INTO undoEntry (madeAt, madeBy, tieId, change, photoFile) VALUES (?, ?, ?, ?, ?)
-      RETURNING id
-      """,
-      [StorageDate.format(madeAt), madeBy, tieID.text, change, self.change.photoFile])
+      INSERT INTO undoEntry (madeAt, madeBy, tieId, change, photoFile) \
+      VALUES (\(StorageDate.format(madeAt)), \(madeBy), \(tieID.text), \(change), \
+      \(self.change.photoFile)) RETURNING id
+      """)
   }
 
   private static var encoder: JSONEncoder {

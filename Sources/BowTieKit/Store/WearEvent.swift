@@ -23,20 +23,35 @@ public struct WearRecord: Equatable, Sendable {
 // MARK: - Database
 
 extension WearEvent {
-  /// Reads a row with `id`, `tieId` and `wornAt`.
+  /// The `wearEvent` table and its columns, as the schema names them on both engines.
+  enum Columns {
+    static let table = "wearEvent"
+
+    static let id = "id"
+    static let tieId = "tieId"
+    static let wornAt = "wornAt"
+
+    /// Every column.
+    static let all = [id, tieId, wornAt]
+  }
+
+  /// Reads a row with ``Columns/all``.
   init(row: any SQLRow) throws(BowTieError) {
-    let tieText: String = try row.decode("tieId")
+    let tieText: String = try row.decode(Columns.tieId)
     guard let tieID = UUID(text: tieText) else {
       throw .storeUnreadable(path: "", reason: "a wear's tie id '\(tieText)' is not a UUID")
     }
     self.init(
-      id: try row.decode("id"), tieID: tieID, wornAt: try StorageDate.parse(row.decode("wornAt")))
+      id: try row.decode(Columns.id), tieID: tieID,
+      wornAt: try StorageDate.parse(row.decode(Columns.wornAt)))
   }
 
   /// Inserts the event and takes its new id.
   mutating func append(to connection: any SQLConnection) throws {
     id = try connection.fetchValue(
-      "INSERT INTO wearEvent (tieId, wornAt) VALUES (?, ?) RETURNING id",
-      [tieID.text, StorageDate.format(wornAt)])
+      """
+      INSERT INTO wearEvent (tieId, wornAt) \
+      VALUES (\(tieID.text), \(StorageDate.format(wornAt))) RETURNING id
+      """)
   }
 }

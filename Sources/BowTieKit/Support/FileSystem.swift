@@ -1,4 +1,5 @@
 import Foundation
+import TextOutput
 
 #if canImport(Glibc)
   import Glibc
@@ -100,51 +101,6 @@ extension FileSystem {
     var info = stat()
     if lstat(file.path, &info) == 0 { return EEXIST }
     return rename(temporary.path, file.path) == 0 ? 0 : errno
-  }
-}
-
-/// Text written to a file descriptor in pieces of 64 KiB, so a long document is never
-/// held whole. A failed write is kept in ``failure`` and drops what follows: the caller
-/// checks it once at the end, as `TextOutputStream` cannot throw.
-public struct DescriptorOutputStream: TextOutputStream {
-  public let descriptor: Int32
-  /// The `errno` of the first failed write, or 0.
-  public private(set) var failure: Int32 = 0
-  private var buffer: [UInt8] = []
-
-  public init(descriptor: Int32) {
-    self.descriptor = descriptor
-    buffer.reserveCapacity(Self.pieceSize)
-  }
-
-  private static let pieceSize = 1 << 16
-
-  public mutating func write(_ string: String) {
-    buffer.append(contentsOf: string.utf8)
-    if buffer.count >= Self.pieceSize { flush() }
-  }
-
-  public mutating func write(bytes: some Sequence<UInt8>) {
-    buffer.append(contentsOf: bytes)
-    if buffer.count >= Self.pieceSize { flush() }
-  }
-
-  /// Writes out what is buffered.
-  public mutating func flush() {
-    defer { buffer.removeAll(keepingCapacity: true) }
-    guard failure == 0 else { return }
-    buffer.withUnsafeBytes { bytes in
-      var offset = 0
-      while offset < bytes.count {
-        let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-        if written < 0 {
-          if errno == EINTR { continue }
-          failure = errno
-          return
-        }
-        offset += written
-      }
-    }
   }
 }
 

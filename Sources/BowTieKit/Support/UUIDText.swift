@@ -24,37 +24,41 @@ extension UUID {
   }
 
   /// Parses the 8-4-4-4-12 hexadecimal form in either case, as `init(uuidString:)` does,
-  /// without its `sscanf`.
+  /// without its `sscanf`, over the string's bytes in place: `history` parses one a wear.
   init?(text: String) {
+    var text = text
     var bytes: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-    let parsed =
-      text.utf8.count == 36
-      && withUnsafeMutableBytes(of: &bytes) { out in
-        var high: UInt8? = nil
-        var index = 0
-        for (position, character) in text.utf8.enumerated() {
-          if position == 8 || position == 13 || position == 18 || position == 23 {
-            guard character == UInt8(ascii: "-") else { return false }
-            continue
-          }
-          let nibble: UInt8
-          switch character {
-          case UInt8(ascii: "0")...UInt8(ascii: "9"): nibble = character - UInt8(ascii: "0")
-          case UInt8(ascii: "A")...UInt8(ascii: "F"): nibble = character - UInt8(ascii: "A") + 10
-          case UInt8(ascii: "a")...UInt8(ascii: "f"): nibble = character - UInt8(ascii: "a") + 10
-          default: return false
-          }
-          if let first = high {
-            out[index] = first << 4 | nibble
+    let parsed = text.withUTF8 { characters in
+      characters.count == 36
+        && withUnsafeMutableBytes(of: &bytes) { out in
+          var index = 0
+          var position = 0
+          while position < 36 {
+            if position == 8 || position == 13 || position == 18 || position == 23 {
+              guard characters[position] == UInt8(ascii: "-") else { return false }
+              position += 1
+              continue
+            }
+            guard let high = Self.nibble(characters[position]),
+              let low = Self.nibble(characters[position + 1])
+            else { return false }
+            out[index] = high << 4 | low
             index += 1
-            high = nil
-          } else {
-            high = nibble
+            position += 2
           }
+          return true
         }
-        return index == 16
-      }
+    }
     guard parsed else { return nil }
     self.init(uuid: bytes)
+  }
+
+  private static func nibble(_ character: UInt8) -> UInt8? {
+    switch character {
+    case UInt8(ascii: "0")...UInt8(ascii: "9"): character - UInt8(ascii: "0")
+    case UInt8(ascii: "A")...UInt8(ascii: "F"): character - UInt8(ascii: "A") + 10
+    case UInt8(ascii: "a")...UInt8(ascii: "f"): character - UInt8(ascii: "a") + 10
+    default: nil
+    }
   }
 }

@@ -32,62 +32,47 @@ struct StoreOptions: ParsableArguments {
   }
 
   /// Where the store is: `--store`, else `BOWTIES_STORE`, else the default file.
-  func address() throws(BowTieError) -> StoreAddress {
+  func address() throws(BowTieError) -> any StoreAddress {
     try StoreLocation.address(explicitPath: store)
   }
 
-  /// Examines the store (`doctor`). A store file is examined as it is, never created or
-  /// upgraded unless `repairing`; a server's store is opened as every command opens it,
-  /// without the sample ties.
+  /// Examines the store (`doctor`) as its engine does (``StoreAddress/checkup(repairing:opening:)``):
+  /// a store file as it is, never created or upgraded unless `repairing`; a server's store
+  /// opened as every command opens it, without the sample ties.
   ///
   /// - Returns: the store's name for messages, and what the checkup found.
   func checkup(repairing: Bool) throws -> (store: String, checkup: Checkup) {
-    switch try address() {
-    case .file(let url):
-      return (url.path, try BowTieStore.checkup(at: url, repairing: repairing))
-    case .server:
-      let store = try open(populate: { _ in })
-      return (store.path, try store.checkup(repairing: repairing))
-    }
+    try address().checkup(repairing: repairing) { try open(populate: { _ in }) }
   }
 
-  /// Runs `body`, a dry run, on the store, creating none: where the store file does not
-  /// exist yet, on an empty store in memory; where a server has no store yet, on the empty
-  /// store its creation makes, and the creation rolled back.
+  /// Runs `body`, a dry run, on the store, creating none: on the engine's store for a dry
+  /// run where it has one (an empty store in memory for a SQLite file not there yet,
+  /// ``StoreAddress/storeForDryRun()``); where opening creates the store (a server with no
+  /// store yet), on the new store inside its creation, which is then rolled back.
   func withoutCreating<T>(_ body: (BowTieStore) throws -> T) throws -> T {
-    switch try address() {
-    case .file(let url):
-      if FileManager.default.fileExists(atPath: url.path) {
-        return try body(open(populate: { _ in }))
-      }
-      return try body(BowTieStore.inMemory())
-    case .server:
-      var result: T?
-      do {
-        let store = try open(populate: { newStore in
-          result = try body(newStore)
-          // Undoes the creation: the error rolls its transaction back.
-          throw CancellationError()
-        })
-        return try body(store)
-      } catch {
-        if let result { return result }
-        throw error
-      }
+    if let store = try address().storeForDryRun() { return try body(store) }
+    var result: T?
+    do {
+      let store = try open(populate: { newStore in
+        result = try body(newStore)
+        // Undoes the creation: the error rolls its transaction back.
+        throw CancellationError()
+      })
+      return try body(store)
+    } catch {
+      if let result { return result }
+      throw error
     }
   }
 
-  /// Replaces the store, a file or a server's, with the backup at `source`.
+  /// Replaces the store with the backup at `source`.
   func restore(from source: URL) throws -> BackupSummary {
     try BowTieStore.restore(from: source, to: address())
   }
 
   /// The store as a question names it. A URI is not repeated: it may hold a password.
   func nameForQuestion() throws -> String {
-    switch try address() {
-    case .file(let url): "the store at \(url.path)"
-    case .server: "the PostgreSQL store"
-    }
+    try address().nameForQuestion
   }
 
   /// What every command opens instead of the store `--store` names: a store in memory, for

@@ -29,7 +29,7 @@ extension Bowties {
       if output.json {
         try TieOutput(json: true).printJSON(summary)
       } else {
-        Terminal.printLine(
+        try StandardOutput.printLines(
           "backed up \(summary.ties) ties and \(summary.photoFiles) photo files to \(summary.path)")
       }
     }

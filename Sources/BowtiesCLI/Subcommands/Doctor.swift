@@ -29,18 +29,21 @@ extension Bowties {
       if output.json {
         try TieOutput(json: true).printJSON(CheckupJSON(store: name, checkup: checkup))
       } else {
-        Terminal.printLine(
-          "checked \(name): \(count(checkup.tiesChecked, "tie")), "
-            + "\(count(checkup.photoFilesChecked, "photo file"))")
-        for problem in checkup.problems {
-          let status = problem.repaired ? "repaired" : "problem "
-          let subject = problem.subject.map { "\($0): " } ?? ""
-          Terminal.printLine("\(status)  \(problem.kind.rawValue)  \(subject)\(problem.detail)")
+        try StandardOutput.write { output in
+          output.printLine(
+            "checked \(name): \(count(checkup.tiesChecked, "tie")), "
+              + "\(count(checkup.photoFilesChecked, "photo file"))")
+          for problem in checkup.problems {
+            let status = problem.repaired ? "repaired" : "problem "
+            let subject = problem.subject.map { "\($0): " } ?? ""
+            output.printLine("\(status)  \(problem.kind.rawValue)  \(subject)\(problem.detail)")
+          }
+          let remaining = checkup.problems.filter { !$0.repaired }.count
+          output.printLine(
+            remaining == 0
+              ? "healthy"
+              : "\(count(remaining, "problem")) \(remaining == 1 ? "remains" : "remain")")
         }
-        let remaining = checkup.problems.filter { !$0.repaired }.count
-        Terminal.printLine(
-          remaining == 0
-            ? "healthy" : "\(count(remaining, "problem")) \(remaining == 1 ? "remains" : "remain")")
       }
       if !checkup.isHealthy { throw ExitCode(ExitStatus.invalidData) }
     }

@@ -44,7 +44,7 @@ extension Bowties {
       }
       let noImages = { (_: String, _: Data) throws(BowTieError) in }
       guard let output, output != "-" else {
-        try StandardOutput.write { document throws(BowTieError) in
+        try StandardOutput.write { document in
           _ = try exporter.write(
             from: store, toFolder: false, to: &document, image: noImages, warn: warn)
         }
@@ -61,7 +61,7 @@ extension Bowties {
       let folder = URL(fileURLWithPath: output, isDirectory: true)
       let summary = try exporter.write(
         from: store, intoFolder: folder, replacing: outputFile.force, warn: warn)
-      Terminal.printLine(
+      try StandardOutput.printLines(
         "exported \(summary.ties) ties and \(summary.photoFiles) photos to \(folder.path)")
     }
   }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import BowTieKit
 import Foundation
+import TextOutput
 
 extension Bowties {
   struct History: ParsableCommand {
@@ -36,15 +37,25 @@ extension Bowties {
     func run() throws {
       let store = try storeOptions.open()
       let (start, end) = try range()
-      if output.json {
-        var array = JSONArrayOutput<WearJSON>()
-        try store.forEachWear(of: tie, since: start, until: end) { try array.append(WearJSON($0)) }
-        try array.finish()
-        return
-      }
-      try store.forEachWear(of: tie, since: start, until: end) { record in
-        let when = LocalizedText.string(from: record.event.wornAt, TieOutput.dateTimeFormatter)
-        Terminal.printLine("\(when)  \(record.searchKey)  \(record.name)")
+      try StandardOutput.write { stdout in
+        if output.json {
+          var array = JSONArrayWriter()
+          try store.forEachWear(of: tie, since: start, until: end) { record in
+            try array.append(WearJSON(record))
+            array.flush(to: &stdout)
+            try stdout.checkStandardOutput()
+          }
+          array.finish()
+          array.flush(to: &stdout)
+          stdout.write("\n")
+          return
+        }
+        var when = TieOutput.MinuteText()
+        try store.forEachWear(of: tie, since: start, until: end) { record in
+          stdout.printLine(
+            "\(when.text(for: record.event.wornAt))  \(record.searchKey)  \(record.name)")
+          try stdout.checkStandardOutput()
+        }
       }
     }
 

@@ -41,7 +41,7 @@ extension Bowties {
       let found = try store.tie(matching: tie, loadingPhoto: true)
       guard let data = found.photoData else { throw BowTieError.noPhoto(tie: found.name) }
       if output == "-" {
-        FileHandle.standardOutput.write(data)
+        try StandardOutput.write { $0.write(bytes: data) }
         return
       }
       let format = found.photoDescription?.format
@@ -53,7 +53,7 @@ extension Bowties {
         try AtomicFile.createFolder(folder)
         let file = folder.appendingPathComponent(name)
         try AtomicFile.write(data, to: file, replacing: outputFile.force)
-        print(file.path)
+        try StandardOutput.write { $0.write(file.path + "\n") }
         return
       }
       let file = URL(fileURLWithPath: output)

@@ -39,7 +39,9 @@ extension Bowties {
       if output.json {
         try TieOutput(json: true).printJSON(removed.map(TieJSON.init))
       } else {
-        for tie in removed { Terminal.printLine("removed \(tie.name) (\(tie.searchKey))") }
+        try StandardOutput.write { output in
+          for tie in removed { output.printLine("removed \(tie.name) (\(tie.searchKey))") }
+        }
       }
     }
   }

@@ -80,7 +80,7 @@ extension Bowties {
           try builder.write(from: store, as: format, locale: locale, to: &file)
         }
       } else {
-        try StandardOutput.write { output throws(BowTieError) in
+        try StandardOutput.write { output in
           try builder.write(from: store, as: format, locale: locale, to: &output)
         }
       }

@@ -45,7 +45,7 @@ extension Bowties {
       if output.json {
         try TieOutput(json: true).printJSON(summary)
       } else {
-        Terminal.printLine(
+        try StandardOutput.printLines(
           "restored \(summary.ties) ties and \(summary.photoFiles) photo files into \(summary.path)"
         )
       }

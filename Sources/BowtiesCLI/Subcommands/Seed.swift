@@ -73,7 +73,7 @@ extension Bowties {
       if output.json {
         try TieOutput(json: true).printJSON(summary)
       } else {
-        Terminal.printLine(
+        try StandardOutput.printLines(
           "added \(summary.added), replaced \(summary.replaced), skipped \(summary.skipped)")
       }
     }
@@ -90,13 +90,16 @@ extension Bowties {
         return
       }
       let summary = SeedSummary(outcomes)
-      for (entry, outcome) in zip(entries, outcomes) {
-        let verb = outcome.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)
-        Terminal.printLine("\(verb)\(entry.tie.searchKey)  \(entry.tie.name)")
+      try StandardOutput.write { output in
+        for (entry, outcome) in zip(entries, outcomes) {
+          let verb = outcome.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)
+          output.printLine("\(verb)\(entry.tie.searchKey)  \(entry.tie.name)")
+          try output.checkStandardOutput()
+        }
+        output.printLine(
+          "would add \(summary.added), replace \(summary.replaced), skip \(summary.skipped); "
+            + "nothing changed")
       }
-      Terminal.printLine(
-        "would add \(summary.added), replace \(summary.replaced), skip \(summary.skipped); "
-          + "nothing changed")
     }
   }
 }

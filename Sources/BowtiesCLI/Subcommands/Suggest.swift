@@ -33,9 +33,11 @@ extension Bowties {
         try TieOutput(json: true).printJSON(suggestions)
         return
       }
-      for suggestion in suggestions {
-        Terminal.printLine(
-          "\(suggestion.tie.name) (\(suggestion.tie.searchKey)): \(suggestion.reason)")
+      try StandardOutput.write { output in
+        for suggestion in suggestions {
+          output.printLine(
+            "\(suggestion.tie.name) (\(suggestion.tie.searchKey)): \(suggestion.reason)")
+        }
       }
     }
   }

@@ -21,9 +21,9 @@ extension Bowties {
       if output.json {
         try TieOutput(json: true).printJSON(UndoJSON(undone, describe: Self.describe))
       } else if let undone {
-        Terminal.printLine(Self.describe(undone))
+        try StandardOutput.printLines(Self.describe(undone))
       } else {
-        Terminal.printLine("nothing to undo")
+        try StandardOutput.printLines("nothing to undo")
       }
     }
 

@@ -15,6 +15,8 @@ enum ExitStatus {
   static let storeUnusable: Int32 = 74  // EX_IOERR
   static let storeBusy: Int32 = 75  // EX_TEMPFAIL
   static let notYours: Int32 = 77  // EX_NOPERM
+  /// What a shell reports for a process `SIGPIPE` killed: `cat`'s status in `cat | head -1`.
+  static let closedPipe: Int32 = 128 + SIGPIPE
 
   /// Every code bowties exits with, and what it means. Each line of ``helpSection`` fits
   /// in 72 columns, so neither help nor the man page (indented 5) wraps one at 80.
@@ -51,6 +53,7 @@ enum ExitStatus {
     case .inputUnreadable, .seedImageUnreadable, .seedImageMissing, .noPhoto: inputUnreadable
     case .transformerNotRegistered: software
     case .outputUnwritable: cannotCreate
+    case .outputClosed: closedPipe
     case .storeUnreadable, .storeNotWritable, .storeFromNewerVersion, .photoUnavailable:
       storeUnusable
     case .storeBusy: storeBusy
@@ -73,17 +76,39 @@ enum ExitStatus {
   /// Prints one clear line on stderr and exits with the error's code: 64 for a usage
   /// error. Help and version requests print as ArgumentParser prints them, and exit 0.
   static func exit(with error: any Error) -> Never {
+    if case .outputClosed? = error as? BowTieError { endAsClosedPipe() }
     if let error = error as? BowTieError {
       Terminal.error(error.localizedDescription)
       Foundation.exit(code(for: error))
     }
     let status = Bowties.exitCode(for: error)
+    if status == .success {
+      // Help and --version: the text ArgumentParser prints, through the one stream, so
+      // that a full disk is reported here too.
+      let text = Bowties.fullMessage(for: error, columns: nil)
+      do {
+        if !text.isEmpty { try StandardOutput.write { $0.write(text + "\n") } }
+      } catch {
+        exit(with: error)
+      }
+      Foundation.exit(success)
+    }
     let message = Bowties.message(for: error)
-    // Help, --version and exits a validate() already reported: ArgumentParser's own way.
-    guard status != .success, !message.isEmpty else { Bowties.exit(withError: error) }
+    // Exits a validate() already reported: ArgumentParser's own way.
+    guard !message.isEmpty else { Bowties.exit(withError: error) }
     // Anything else is one line, so a cron mail or a script's log says it plainly.
     let firstLine = message.split(separator: "\n").first.map(String.init) ?? message
     Terminal.error("\(firstLine) (see --help)")
     Foundation.exit(status.rawValue)
+  }
+
+  /// Ends the process as `SIGPIPE` ends `cat` when its reader goes: quietly, with the
+  /// status a shell shows as 141. Its store is closed already; the signal, ignored until
+  /// now so that the write could say so, is let through and raised.
+  static func endAsClosedPipe() -> Never {
+    signal(SIGPIPE, SIG_DFL)
+    raise(SIGPIPE)
+    // Only if SIGPIPE is blocked: the same status, as a plain exit.
+    Foundation.exit(closedPipe)
   }
 }

@@ -26,7 +26,7 @@ enum PostgreSQLProgram {
   /// argument that only looks like one hands over a line that the other program parses
   /// and runs exactly as this one would.
   static func handOverIfNeeded(_ arguments: [String]) {
-    guard !ServerStores.isRegistered, namesServerStore(arguments),
+    guard let store = serverStore(arguments), StoreEngines.address(of: store) == nil,
       let program = installed()
     else { return }
     let argv = [program] + arguments
@@ -37,24 +37,36 @@ enum PostgreSQLProgram {
     for argument in cArguments { free(argument) }
   }
 
-  /// Whether the line's store is a PostgreSQL URI.
-  static func namesServerStore(_ arguments: [String]) -> Bool {
+  /// The line's store when it is a PostgreSQL URI, else nil.
+  static func serverStore(_ arguments: [String]) -> String? {
     var named = false
     var index = arguments.startIndex
     while index < arguments.endIndex {
       let argument = arguments[index]
       if argument == "--" { break }
       if argument == "--store", index + 1 < arguments.endIndex {
-        if StoreAddress.isServerURI(arguments[index + 1]) { return true }
+        if takes(arguments[index + 1]) { return arguments[index + 1] }
         named = true
         index += 1
       } else if argument.hasPrefix("--store=") {
-        if StoreAddress.isServerURI(String(argument.dropFirst("--store=".count))) { return true }
+        let store = String(argument.dropFirst("--store=".count))
+        if takes(store) { return store }
         named = true
       }
       index += 1
     }
-    return !named && ProcessEnvironment.value("BOWTIES_STORE").map(StoreAddress.isServerURI) == true
+    guard !named, let store = ProcessEnvironment.value("BOWTIES_STORE"), takes(store) else {
+      return nil
+    }
+    return store
+  }
+
+  /// Whether `store` is a location `bowties-postgresql` takes: a PostgreSQL connection URI
+  /// (`postgresql://` or `postgres://`), as its engine reads one. A path that merely looks
+  /// like one would otherwise become a folder named `postgresql:`.
+  static func takes(_ store: String) -> Bool {
+    let scheme = store.prefix(13).lowercased()
+    return scheme.hasPrefix("postgresql://") || scheme.hasPrefix("postgres://")
   }
 
   /// Where `bowties-postgresql` is installed: beside this program, as in a build folder,
@@ -75,12 +87,25 @@ enum PostgreSQLProgram {
     ]
   }
 
-  /// What opening a PostgreSQL store does in a `bowties` without `bowties-postgresql`.
+  /// What a PostgreSQL store is in a `bowties` without `bowties-postgresql`: an address
+  /// whose every use says what is missing. Asked after any engine registered before.
   static func registerMissing() {
-    guard !ServerStores.isRegistered else { return }
-    ServerStores.register { _, _ throws(BowTieError) in
+    StoreEngines.register { store in takes(store) ? Missing() : nil }
+  }
+
+  /// A PostgreSQL store, which this program cannot reach.
+  struct Missing: StoreAddress {
+    var nameForQuestion: String { "the PostgreSQL store" }
+
+    func open(ifMissing populate: (BowTieStore) throws -> Void) throws(BowTieError)
+      -> (store: BowTieStore, created: Bool)
+    {
+      throw Self.error
+    }
+
+    static var error: BowTieError {
       let looked = candidates().joined(separator: " or ")
-      throw .storeUnreadable(
+      return .storeUnreadable(
         path: "on the PostgreSQL server",
         reason: "bowties reaches PostgreSQL stores through \(name), which is not installed "
           + "(looked for \(looked.isEmpty ? name : looked))")

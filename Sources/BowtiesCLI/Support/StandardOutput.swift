@@ -1,58 +1,66 @@
 import BowTieKit
 import Foundation
+import TextOutput
 
 #if canImport(Glibc)
   import Glibc
 #endif
 
-/// Standard output for documents too long to hold whole: written in pieces as they come.
+/// Standard output, the one way a command prints its data: every `write(2)` checked, so
+/// that output that cannot be written (a full disk behind a redirection) is an error,
+/// exit 73, and a reader that went away (`| head -1`) ends the command quietly.
+///
+/// Written in 64 KiB pieces, or a write at a time on a terminal, where a person reads the
+/// lines as they come, between the warnings on stderr.
 enum StandardOutput {
-  /// Runs `body` with standard output as a text stream, then writes out the rest.
+  /// Runs `body` with standard output as a stream, then writes out the rest.
   ///
-  /// - Throws: what `body` throws, or ``BowTieError/outputUnwritable(path:reason:)`` when
-  ///   standard output cannot be written (a full disk behind a redirection).
-  static func write(_ body: (inout DescriptorOutputStream) throws(BowTieError) -> Void)
-    throws(BowTieError)
-  {
+  /// - Throws: what `body` throws, or what ``DescriptorOutputStream/checkStandardOutput()``
+  ///   throws when a write failed.
+  static func write(_ body: (inout DescriptorOutputStream) throws -> Void) throws {
     var output = DescriptorOutputStream(descriptor: STDOUT_FILENO)
+    output.writesThrough = isatty(STDOUT_FILENO) == 1
     try body(&output)
     output.flush()
-    if output.failure != 0 {
-      throw .outputUnwritable(
-        path: "standard output",
-        reason: String(cString: strerror(output.failure)).lowercased())
+    try output.checkStandardOutput()
+  }
+
+  /// Lines of text for people, their control characters made visible
+  /// (``DescriptorOutputStream/printLine(_:)``).
+  static func printLines(_ lines: String...) throws {
+    try write { output in
+      for line in lines { output.printLine(line) }
     }
+  }
+
+  /// Stops standard output's failures from killing the process, so that each is reported
+  /// by the write that meets it: a closed pipe's `SIGPIPE` becomes `EPIPE`, which ends the
+  /// command after the store is closed (``BowTieError/outputClosed``).
+  static func reportClosedPipes() {
+    signal(SIGPIPE, SIG_IGN)
   }
 }
 
-/// A JSON array written to standard output as its elements come, a thousand at a time:
-/// the bytes `JSONEncoder` writes for the whole array, without holding it.
-struct JSONArrayOutput<Element: Encodable> {
-  private let encoder = TieJSON.makeEncoder()
-  private var batch: [Element] = []
-  private var opened = false
-
-  init() { batch.reserveCapacity(1_000) }
-
-  mutating func append(_ element: Element) throws {
-    batch.append(element)
-    if batch.count == 1_000 { try writeBatch() }
+extension DescriptorOutputStream {
+  /// A line of text for people, its control characters made visible: for lines that hold
+  /// data and no color codes of ours.
+  mutating func printLine(_ line: String) {
+    write(line.withVisibleControlCharacters)
+    write("\n")
   }
 
-  /// Writes the last elements and closes the array.
-  mutating func finish() throws {
-    try writeBatch()
-    // Without an element the bracket is still to open: "[\n\n]", as JSONEncoder prints [].
-    FileHandle.standardOutput.write(Data(((opened ? "" : "[\n") + "\n]\n").utf8))
-  }
-
-  private mutating func writeBatch() throws {
-    guard !batch.isEmpty else { return }
-    // "[\n  {…},\n  {…}\n]": the elements, already indented as the whole array's are.
-    let array = try encoder.encode(batch)
-    FileHandle.standardOutput.write(
-      Data((opened ? ",\n" : "[\n").utf8) + array.dropFirst(2).dropLast(2))
-    opened = true
-    batch.removeAll(keepingCapacity: true)
+  /// Throws the failure of an earlier write to standard output: after each row of a long
+  /// listing, so that a full disk or a closed pipe ends it at once.
+  ///
+  /// - Throws: ``BowTieError/outputClosed`` when nothing reads the output any more (`EPIPE`);
+  ///   ``BowTieError/outputUnwritable(path:reason:)`` for any other failure.
+  func checkStandardOutput() throws(BowTieError) {
+    switch failure {
+    case 0: return
+    case EPIPE: throw .outputClosed
+    default:
+      throw .outputUnwritable(
+        path: "standard output", reason: String(cString: strerror(failure)).lowercased())
+    }
   }
 }

@@ -1,5 +1,6 @@
 import BowTieKit
 import Foundation
+import TextOutput
 
 #if canImport(Glibc)
   import Glibc
@@ -70,14 +71,14 @@ enum Terminal {
     writeError("bowties: \(message.withVisibleControlCharacters)\n")
   }
 
+  /// Writes to stderr as it comes. A failure is dropped: there is nowhere left to say it,
+  /// and a message must not end a command that stdout's failure would not have ended
+  /// (FileHandle's `write`, which traps on one, is not used).
   static func writeError(_ text: String) {
-    FileHandle.standardError.write(Data(text.utf8))
-  }
-
-  /// Prints a line of text for people on stdout, its control characters made visible:
-  /// for lines that hold data and no color codes of ours.
-  static func printLine(_ line: String) {
-    print(line.withVisibleControlCharacters)
+    var text = text
+    _ = text.withUTF8 { bytes in
+      DescriptorOutputStream.writeAll(UnsafeRawBufferPointer(bytes), to: STDERR_FILENO)
+    }
   }
 
   /// Asks on stderr and reads one line from stdin; nil at end of input.

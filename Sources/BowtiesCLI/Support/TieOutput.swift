@@ -1,5 +1,6 @@
 import BowTieKit
 import Foundation
+import TextOutput
 
 /// Prints ties: JSON for scripts, aligned text for people, and warnings about a tie's
 /// unreadable color or missing photo on stderr.
@@ -43,6 +44,46 @@ struct TieOutput {
   /// 1583-01-02, a day clear of the Julian calendar in every time zone.
   private static let gregorianOnly = Date(timeIntervalSince1970: -12_212_467_200)
 
+  /// A moment as ``dateTimeFormatter`` writes it, for one row after another: `history`'s
+  /// wears come newest first, several to a minute in a long history, and the text, without
+  /// seconds, changes only with the minute, so the last one is kept and used again. In
+  /// the POSIX locale it is put together from `localtime_r`, as ``posixDay(_:)`` is.
+  struct MinuteText {
+    private var minute = Int64.min
+    private var text = ""
+
+    mutating func text(for date: Date) -> String {
+      let seconds = date.timeIntervalSince1970.rounded(.down)
+      var time = time_t(seconds)
+      var parts = tm()
+      // The same minute in UTC is the same local minute when the zone is a whole number of
+      // minutes from UTC, as every zone has been since 1972; before, some were not
+      // (Amsterdam's +0:19:32), and those dates go through the formatter every time, as
+      // do the Julian calendar's.
+      guard date >= gregorianOnly, localtime_r(&time, &parts) != nil, parts.tm_gmtoff % 60 == 0
+      else {
+        minute = .min
+        return LocalizedText.string(from: date, dateTimeFormatter)
+      }
+      let thisMinute = Int64((seconds / 60).rounded(.down))
+      if thisMinute != minute {
+        minute = thisMinute
+        text =
+          Terminal.localeIdentifier == nil
+          ? posixText(parts) : LocalizedText.string(from: date, dateTimeFormatter)
+      }
+      return text
+    }
+
+    /// "Nov 21, 2026 at 8:00 AM": the POSIX locale's medium date and short time.
+    private func posixText(_ parts: tm) -> String {
+      let hour = Int(parts.tm_hour) % 12 == 0 ? 12 : Int(parts.tm_hour) % 12
+      let minute = Int(parts.tm_min)
+      return "\(months[Int(parts.tm_mon)]) \(parts.tm_mday), \(Int(parts.tm_year) + 1900) at "
+        + "\(hour):\(minute < 10 ? "0" : "")\(minute) \(parts.tm_hour < 12 ? "AM" : "PM")"
+    }
+  }
+
   private static func makeFormatter(time: DateFormatter.Style) -> DateFormatter {
     let formatter = DateFormatter()
     formatter.dateStyle = .medium
@@ -60,11 +101,11 @@ struct TieOutput {
       return
     }
     let lines = detailLines(tie)
+    var text = lines.map { $0 + "\n" }.joined()
     if let photo, photoProblem == nil, let drawn = photo.compose(tie, store: store, beside: lines) {
-      print(drawn, terminator: "")
-      return
+      text = drawn
     }
-    print(lines.map { $0 + "\n" }.joined(), terminator: "")
+    try StandardOutput.write { $0.write(text) }
   }
 
   /// The name, then one aligned line per attribute, without line breaks.
@@ -124,26 +165,38 @@ struct TieOutput {
       keyWidth = max(keyWidth, key.withVisibleControlCharacters.count)
       nameWidth = max(nameWidth, name.withVisibleControlCharacters.count)
     }
-    try store.forEachTie(filter, names: measure) { tie in
-      warnAbout(tie, store: store)
-      let worn =
-        tie.timesWorn == 0
-        ? "never worn"
-        : "worn \(tie.timesWorn)×, last \(tie.lastWorn.map(Self.day) ?? "?")"
-      let colorColumn = colorText(tie)
-      let fields = [
-        tie.searchKey.withVisibleControlCharacters.padding(
-          toLength: keyWidth, withPad: " ", startingAt: 0),
-        tie.name.withVisibleControlCharacters.padding(
-          toLength: nameWidth, withPad: " ", startingAt: 0),
-        "\(BowTie.formatRating(tie.rating))/5".padding(toLength: 5, withPad: " ", startingAt: 0),
-        tie.isFavorite ? "★" : " ",
-        // "none" as wide as a hex color, so the wear column lines up under it.
-        colorColumn + String(repeating: " ", count: max(0, 7 - colorColumn.count)),
-        worn,
-      ]
-      print(fields.joined(separator: "  "))
+    try StandardOutput.write { output in
+      try store.forEachTie(filter, names: measure) { tie in
+        try listLine(tie, keyWidth: keyWidth, nameWidth: nameWidth, store: store, to: &output)
+      }
     }
+  }
+
+  /// One tie's line of `list`.
+  private func listLine(
+    _ tie: BowTie, keyWidth: Int, nameWidth: Int, store: BowTieStore,
+    to output: inout DescriptorOutputStream
+  ) throws(BowTieError) {
+    warnAbout(tie, store: store)
+    let worn =
+      tie.timesWorn == 0
+      ? "never worn"
+      : "worn \(tie.timesWorn)×, last \(tie.lastWorn.map(Self.day) ?? "?")"
+    let colorColumn = colorText(tie)
+    let fields = [
+      tie.searchKey.withVisibleControlCharacters.padding(
+        toLength: keyWidth, withPad: " ", startingAt: 0),
+      tie.name.withVisibleControlCharacters.padding(
+        toLength: nameWidth, withPad: " ", startingAt: 0),
+      "\(BowTie.formatRating(tie.rating))/5".padding(toLength: 5, withPad: " ", startingAt: 0),
+      tie.isFavorite ? "★" : " ",
+      // "none" as wide as a hex color, so the wear column lines up under it.
+      colorColumn + String(repeating: " ", count: max(0, 7 - colorColumn.count)),
+      worn,
+    ]
+    output.write(fields.joined(separator: "  "))
+    output.write("\n")
+    try output.checkStandardOutput()
   }
 
   private func colorText(_ tie: BowTie) -> String {
@@ -169,35 +222,51 @@ struct TieOutput {
   }
 
   /// `list --json`: the document `printJSON` writes for the whole array, byte for byte,
-  /// written a thousand ties at a time. Encoding every tie at once would hold the ties,
-  /// the encoder's tree and the text together; one encoding per tie keeps memory as low,
-  /// but is slower than batches.
+  /// written a tie at a time as the ties are read, so that a million ties need not fit in
+  /// memory.
   func streamJSON(from store: BowTieStore, _ filter: TieFilter) throws {
-    let encoder = TieJSON.makeEncoder()
-    var batch: [TieJSON] = []
-    batch.reserveCapacity(1_000)
-    var opened = false
-    func writeBatch() throws {
-      guard !batch.isEmpty else { return }
-      // "[\n  {…},\n  {…}\n]": the elements, already indented as the whole array's are.
-      let array = try encoder.encode(batch)
-      FileHandle.standardOutput.write(
-        Data((opened ? ",\n" : "[\n").utf8) + array.dropFirst(2).dropLast(2))
-      opened = true
-      batch.removeAll(keepingCapacity: true)
+    try StandardOutput.write { output in
+      var array = JSONArrayWriter()
+      try store.forEachTie(filter) { tie in
+        warnAbout(tie, store: store)
+        try array.append(TieJSON(tie))
+        array.flush(to: &output)
+        try output.checkStandardOutput()
+      }
+      array.finish()
+      array.flush(to: &output)
+      output.write("\n")
     }
-    try store.forEachTie(filter) { tie in
-      warnAbout(tie, store: store)
-      batch.append(TieJSON(tie))
-      if batch.count == 1_000 { try writeBatch() }
-    }
-    try writeBatch()
-    // Without a tie the bracket is still to open: "[\n\n]", as JSONEncoder prints [].
-    FileHandle.standardOutput.write(Data(((opened ? "" : "[\n") + "\n]\n").utf8))
   }
 
+  /// One value as JSON, by `JSONEncoder`.
   func printJSON(_ value: some Encodable) throws {
     let data = try TieJSON.makeEncoder().encode(value)
-    FileHandle.standardOutput.write(data + Data("\n".utf8))
+    try StandardOutput.write { output in
+      output.write(bytes: data)
+      output.write("\n")
+    }
+  }
+
+  /// One object as JSON, by the writer of its fields: the same bytes, without setting up
+  /// `JSONEncoder` on the way to printing one tie.
+  func printJSON(_ value: some JSONObject) throws {
+    var json = JSONWriter()
+    try json.object(value)
+    try StandardOutput.write { output in
+      json.flush(to: &output)
+      output.write("\n")
+    }
+  }
+
+  /// Objects as a JSON array.
+  func printJSON(_ values: [some JSONObject]) throws {
+    var array = JSONArrayWriter()
+    for value in values { try array.append(value) }
+    array.finish()
+    try StandardOutput.write { output in
+      array.flush(to: &output)
+      output.write("\n")
+    }
   }
 }

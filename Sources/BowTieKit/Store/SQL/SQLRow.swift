@@ -18,6 +18,9 @@ extension SQLRow {
   ///
   /// - Throws: a store error naming the column and the value, for a row another tool
   ///   wrote with something of another type.
+  // Inlined, so that each caller reads its own type without the runtime looking up
+  // `Optional<Value>`'s metadata for every value of every row.
+  @inline(__always)
   public func decode<Value: SQLValueDecodable>(
     _ column: String, as type: Value.Type = Value.self
   ) throws(BowTieError) -> Value {
@@ -29,6 +32,9 @@ extension SQLRow {
   }
 
   /// The value of `column` as `Value`, nil for NULL.
+  // Inlined, so that each caller reads its own type without the runtime looking up
+  // `Optional<Value>`'s metadata for every value of every row.
+  @inline(__always)
   public func decode<Value: SQLValueDecodable>(
     _ column: String, as type: Value?.Type = Value?.self
   ) throws(BowTieError) -> Value? {

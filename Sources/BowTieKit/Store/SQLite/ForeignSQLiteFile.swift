@@ -54,6 +54,27 @@ enum ForeignSQLiteFile {
     return count > 0 ? kind(of: bytes.prefix(count)) : .other
   }
 
+  /// The copy as `body` reads it: its SQL, and what SQLite's catalog says of its tables,
+  /// so that no reader outside this folder speaks SQLite's own SQL.
+  struct Contents {
+    let connection: any SQLConnection
+
+    /// Whether the file has a table `name`, its case ignored as SQLite ignores it (ASCII).
+    func hasTable(_ name: String) throws -> Bool {
+      try connection.fetchValue(
+        """
+        SELECT count(*) > 0 FROM sqlite_master
+          WHERE type = 'table' AND name = \(name) COLLATE NOCASE
+        """, as: Bool.self) ?? false
+    }
+
+    /// The names of table `name`'s columns, in their order; none for a table that does
+    /// not exist.
+    func columnNames(of name: String) throws -> [String] {
+      try connection.fetchValues("SELECT name FROM pragma_table_info(\(name))", as: String.self)
+    }
+  }
+
   /// Runs `body` in one read transaction on a private copy of the database at `url`, with
   /// its `-wal`, `-shm` and `-journal` where they are.
   ///
@@ -66,7 +87,7 @@ enum ForeignSQLiteFile {
   ///   ``BowTieError/invalidSeedFile(source:reason:)`` when SQLite cannot read the copy;
   ///   what `body` throws.
   static func read<T>(
-    copyOf url: URL, named name: String, _ body: (any SQLConnection) throws -> T
+    copyOf url: URL, named name: String, _ body: (Contents) throws -> T
   ) throws(BowTieError) -> T {
     let folder = try privateFolder()
     defer { try? FileManager.default.removeItem(at: folder) }
@@ -85,7 +106,7 @@ enum ForeignSQLiteFile {
     }
     defer { try? queue.close() }
     do {
-      return try queue.read { db in try body(SQLiteConnection(db: db)) }
+      return try queue.read { db in try body(Contents(connection: SQLiteConnection(db: db))) }
     } catch let error as BowTieError {
       throw error
     } catch {

@@ -9,36 +9,52 @@ import GRDBSQLite
 struct SQLiteConnection: SQLConnection {
   let db: Database
 
-  var dialect: SQLDialect { .sqlite }
+  var dialect: any SQLDialect { SQLiteDialect() }
 
-  func execute(_ sql: String, _ arguments: SQLArguments) throws {
-    if arguments.positional.isEmpty && arguments.named.isEmpty {
+  func execute(_ sql: SQL) throws {
+    if sql.values.isEmpty {
       // Schema changes run several statements at once, which a cached statement cannot.
-      try db.execute(sql: sql)
+      try db.execute(sql: sql.text)
       return
     }
-    try db.cachedStatement(sql: sql).execute(arguments: arguments.statementArguments)
+    try db.cachedStatement(sql: sql.text).execute(arguments: sql.statementArguments)
   }
 
-  func forEachRow(
-    _ sql: String, _ arguments: SQLArguments, _ body: (any SQLRow) throws -> Void
-  ) throws {
-    let rows = try Row.fetchCursor(
-      db.cachedStatement(sql: sql), arguments: arguments.statementArguments)
-    while let row = try rows.next() { try body(SQLiteRow(row: row)) }
+  func forEachRow(_ sql: SQL, _ body: (any SQLRow) throws -> Void) throws {
+    let statement = try db.cachedStatement(sql: sql.text)
+    let rows = try Row.fetchCursor(statement, arguments: sql.statementArguments)
+    let columns = SQLiteStatementRow.Columns(statement)
+    while try rows.next() != nil {
+      try body(SQLiteStatementRow(statement: statement.sqliteStatement, columns: columns))
+    }
   }
 
-  /// Runs `statement` with `values` bound through SQLite's C API, in order, once: for the
-  /// inserts a seed makes once per tie, where binding through `StatementArguments` (a
-  /// generic map and a recursion per value) cost more than SQLite's own work for the row.
+  /// One prepared `INSERT`, its values bound through SQLite's C API and stepped once a
+  /// row: binding through `StatementArguments` (a generic map and a recursion per value)
+  /// cost more than SQLite's own work for a seeded tie's row.
   ///
   /// The store's only raw `sqlite3_*` calls, kept because they are a measured hot path:
   /// docs/performance.md, "Seeding" (the insert with values bound through SQLite's C API,
   /// and the wear event each seeded tie's last wear records).
-  func executeMany(_ sql: String, _ values: [SQLValue]) throws {
-    let statement = try db.cachedStatement(sql: sql)
+  func insertMany(
+    into table: String, columns: [String],
+    rows: (_ insert: (_ row: [SQLValue]) throws -> Void) throws -> Void
+  ) throws {
+    let statement = try db.cachedStatement(
+      sql: "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES ("
+        + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")")
+    try rows { values in try step(statement, values) }
+  }
+
+  private func step(_ statement: Statement, _ values: [SQLValue]) throws {
     let handle = statement.sqliteStatement
     sqlite3_reset(handle)
+    // A value left out would keep the previous row's.
+    guard values.count == Int(sqlite3_bind_parameter_count(handle)) else {
+      throw DatabaseError(
+        resultCode: .SQLITE_RANGE, message: "\(values.count) values for the columns",
+        sql: statement.sql)
+    }
     for (index, value) in zip(Int32(1)..., values) {
       let code: Int32
       switch value {
@@ -66,7 +82,7 @@ struct SQLiteConnection: SQLConnection {
   /// date per row). The unique ones (`id`, `canonicalKey`) stay: seeding relies on them.
   /// Inside the seed's transaction, no other connection ever sees the store without
   /// them, and a failed seed rolls the drop back too.
-  func suspendIndexes() throws -> [String] {
+  func suspendIndexes() throws -> [SQL] {
     let indexes = try Row.fetchAll(
       db,
       sql: """
@@ -78,18 +94,60 @@ struct SQLiteConnection: SQLConnection {
       let name: String = index["name"]
       try db.execute(sql: "DROP INDEX \(name.quotedDatabaseIdentifier)")
     }
-    return indexes.map { $0["sql"] }
+    return indexes.map { SQL(sql: $0["sql"]) }
   }
 
   /// `SQLITE_TRANSIENT`, which C defines as a cast Swift does not import: SQLite copies the
   /// bytes before the call returns.
   private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
-  /// The error of a raw call in ``executeMany(_:_:)``, as GRDB would have thrown it.
+  /// The error of a raw call in ``insertMany(into:columns:rows:)``, as GRDB would have
+  /// thrown it.
   private func error(_ code: Int32, _ statement: Statement) -> DatabaseError {
     DatabaseError(
       resultCode: ResultCode(rawValue: code),
       message: String(cString: sqlite3_errmsg(db.sqliteConnection)), sql: statement.sql)
+  }
+}
+
+/// The row a statement stands on, read straight from SQLite: for the loops over every tie
+/// or wear, where GRDB's generic decoding of each value by name cost more than SQLite's
+/// own work for the row (docs/performance.md, "list --json and history").
+struct SQLiteStatementRow: SQLRow {
+  /// The statement's column names and where each is, found once for all its rows.
+  struct Columns {
+    let names: [String]
+    let indexes: [String: Int32]
+
+    init(_ statement: Statement) {
+      names = statement.columnNames
+      indexes = Dictionary(
+        names.enumerated().map { ($1, Int32($0)) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// The column's index; like GRDB, whatever the case of its name.
+    func index(of name: String) -> Int32? {
+      if let index = indexes[name] { return index }
+      let lowercased = name.lowercased()
+      return names.firstIndex { $0.lowercased() == lowercased }.map(Int32.init)
+    }
+  }
+
+  let statement: SQLiteStatement
+  let columns: Columns
+
+  subscript(_ column: String) -> SQLValue {
+    columns.index(of: column).map(value) ?? .null
+  }
+
+  subscript(_ index: Int) -> SQLValue {
+    index >= 0 && index < columns.names.count ? value(Int32(index)) : .null
+  }
+
+  var columnNames: [String] { columns.names }
+
+  private func value(_ index: Int32) -> SQLValue {
+    SQLValue(DatabaseValue(sqliteStatement: statement, index: index))
   }
 }
 
@@ -130,11 +188,9 @@ extension SQLValue {
   }
 }
 
-extension SQLArguments {
+extension SQL {
+  /// The values, bound in order to the text's `?`s.
   var statementArguments: StatementArguments {
-    if !named.isEmpty {
-      return StatementArguments(named.mapValues { $0.databaseValue })
-    }
-    return StatementArguments(positional.map(\.databaseValue))
+    StatementArguments(values.map(\.databaseValue))
   }
 }

@@ -29,23 +29,15 @@ extension SQLiteEngine {
 
   /// Brings the schema up to date, refusing a store from a newer bowties.
   func migrate(lockFile: URL?) throws(BowTieError) {
-    let migrator = Schema.migrator(readingPhotoFile: photos.contents)
     do {
-      let (superseded, complete) = try dbWriter.read { db in
-        (try migrator.hasBeenSuperseded(db), try migrator.hasCompletedMigrations(db))
-      }
-      if superseded {
-        let unknown = try dbWriter.read { db in
-          try migrator.appliedIdentifiers(db).subtracting(migrator.migrations).sorted()
-        }
-        throw BowTieError.storeFromNewerVersion(path: displayName, unknownMigrations: unknown)
-      }
-      if complete { return }
+      let state = try dbWriter.read { db in try Schema.state(db) }
+      try state.refuseNewer(path: displayName)
+      if state == .current { return }
       // GRDB's migrator reads which migrations are applied before it takes the write
       // lock, so two processes could both run one; a file lock serializes them.
       let lock = try lockFile.map { try FileLock(exclusiveAt: $0) }
       defer { lock?.unlock() }
-      try migrator.migrate(dbWriter)
+      try Schema.migrator(readingPhotoFile: photos.contents).migrate(dbWriter)
     } catch {
       throw storeError(error)
     }

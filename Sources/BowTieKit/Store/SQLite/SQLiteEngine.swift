@@ -16,7 +16,7 @@ struct SQLiteEngine: StoreEngine {
   let photos: PhotoStorage
   let displayName: String
 
-  var dialect: SQLDialect { .sqlite }
+  var dialect: any SQLDialect { SQLiteDialect() }
 
   init(_ dbWriter: any DatabaseWriter, photos: PhotoStorage, displayName: String) {
     self.dbWriter = dbWriter
@@ -30,6 +30,20 @@ struct SQLiteEngine: StoreEngine {
       dbWriter,
       photos: PhotoStorage(directory: StoreLocation.externalDataDirectory(forStoreAt: url)),
       displayName: url.path)
+  }
+
+  /// An empty store in memory, migrated: its photos stay inline.
+  static func inMemory() throws(BowTieError) -> SQLiteEngine {
+    _ = try BowTie.colorTransformer()
+    let engine: SQLiteEngine
+    do {
+      engine = SQLiteEngine(
+        try DatabaseQueue(), photos: PhotoStorage(directory: nil), displayName: ":memory:")
+    } catch {
+      throw storeError(error, path: ":memory:")
+    }
+    try engine.migrate(lockFile: nil)
+    return engine
   }
 
   // MARK: - Access
@@ -139,26 +153,5 @@ final class PhotoFileChanges: PhotoWriter, @unchecked Sendable {
 
   func release(_ name: String) {
     released.insert(name)
-  }
-}
-
-/// Whether anything still refers to a photo kept outside its row.
-enum PhotoReferences {
-  /// Whether a tie or an undo entry refers to `name`.
-  static func exist(_ name: String, in connection: any SQLConnection) throws -> Bool {
-    try connection.fetchOne(
-      """
-      SELECT 1 FROM bowTie WHERE photoFile = ?
-      UNION ALL SELECT 1 FROM undoEntry WHERE photoFile = ? LIMIT 1
-      """, [name, name]) != nil
-  }
-
-  /// Every photo a tie or an undo entry refers to.
-  static func all(in connection: any SQLConnection) throws -> [String] {
-    try connection.fetchValues(
-      """
-      SELECT photoFile FROM bowTie WHERE photoFile IS NOT NULL
-      UNION SELECT photoFile FROM undoEntry WHERE photoFile IS NOT NULL
-      """, as: String.self)
   }
 }

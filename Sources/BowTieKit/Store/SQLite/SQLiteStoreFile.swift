@@ -5,6 +5,63 @@ import GRDB
   import Glibc
 #endif
 
+/// A SQLite store's address: its file, and beside it the folder of photos above the
+/// external-storage cutoff (``StoreLocation/externalDataDirectory(forStoreAt:)``).
+struct SQLiteStoreFile: StoreAddress {
+  let url: URL
+
+  var nameForQuestion: String { "the store at \(url.path)" }
+
+  func open(ifMissing populate: (BowTieStore) throws -> Void) throws(BowTieError)
+    -> (store: BowTieStore, created: Bool)
+  {
+    let (engine, created) = try SQLiteEngine.open(at: url, ifMissing: populate)
+    return (BowTieStore(engine: engine), created)
+  }
+
+  /// A file that does not exist yet is not created by a dry run: it runs on an empty
+  /// store in memory.
+  func storeForDryRun() throws(BowTieError) -> BowTieStore? {
+    FileManager.default.fileExists(atPath: url.path)
+      ? nil : BowTieStore(engine: try SQLiteEngine.inMemory())
+  }
+
+  /// The file as it is, never created, and upgraded only when repairing
+  /// (``SQLiteEngine/checkup(at:repairing:)``).
+  func checkup(repairing: Bool, opening open: () throws -> BowTieStore) throws
+    -> (store: String, checkup: Checkup)
+  {
+    (url.path, try SQLiteEngine.checkup(at: url, repairing: repairing))
+  }
+
+  func restore(from source: URL) throws(BowTieError) -> BackupSummary {
+    try SQLiteEngine.restore(from: source, to: url)
+  }
+}
+
+extension BowTieStore {
+  /// Opens the SQLite store file at `url`, creating it when it does not exist.
+  ///
+  /// A new store is built under a temporary name, filled by `populate`, and linked
+  /// into place only when complete, so no process ever sees a half-created store, and
+  /// two processes racing to create it end up sharing one.
+  ///
+  /// - Returns: the store, and whether this call created it.
+  public static func open(
+    at url: URL, busyTimeout: TimeInterval? = nil,
+    ifMissing populate: (BowTieStore) throws -> Void = { _ in }
+  ) throws(BowTieError) -> (store: BowTieStore, created: Bool) {
+    let (engine, created) = try SQLiteEngine.open(
+      at: url, busyTimeout: busyTimeout, ifMissing: populate)
+    return (BowTieStore(engine: engine), created)
+  }
+
+  /// An empty store in memory: nothing touches the disk; photos stay inline.
+  public static func inMemory() throws(BowTieError) -> BowTieStore {
+    BowTieStore(engine: try SQLiteEngine.inMemory())
+  }
+}
+
 // The SQLite store's file: where it is created and linked into place, how it is opened, and
 // how it is swept.
 extension SQLiteEngine {

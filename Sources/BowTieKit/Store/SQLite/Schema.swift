@@ -122,7 +122,7 @@ enum Schema {
       let ids = try String.fetchAll(
         db, sql: "SELECT id FROM bowTie WHERE photoData IS NOT NULL OR photoFile IS NOT NULL")
       for id in ids {
-        try describePhoto(
+        try BowTie.describePhoto(
           ofTie: id, in: SQLiteConnection(db: db), readingPhoto: readingPhotoFile)
       }
     }
@@ -173,21 +173,29 @@ enum Schema {
     return migrator
   }
 
-  /// Sets a tie's photo columns from its photo's header, or to NULL when the photo cannot
-  /// be read: for rows whose photo arrived without them (a store before v5, an undo of a
-  /// change made before it).
-  static func describePhoto(
-    ofTie id: String, in connection: any SQLConnection, readingPhoto: (String) -> Data?
-  ) throws {
-    guard
-      let row = try connection.fetchOne(
-        "SELECT photoData, photoFile FROM bowTie WHERE id = ?", [id])
-    else { return }
-    let inline: Data? = try row.decode("photoData")
-    let file: String? = try row.decode("photoFile")
-    let description = (inline ?? file.flatMap(readingPhoto)).flatMap(PhotoDescription.init(of:))
-    try connection.execute(
-      "UPDATE bowTie SET photoFormat = ?, photoWidth = ?, photoHeight = ? WHERE id = ?",
-      [description?.format.rawValue, description?.width, description?.height, id])
+  /// How the store in `db` stands against these migrations: the one place that reads
+  /// which are applied (GRDB's `grdb_migrations`), and whether its tables are there.
+  ///
+  /// - Parameter checkingTables: whether to look for the tables when the record says the
+  ///   schema is current too, as `doctor` does; every command asks as it opens the store,
+  ///   and trusts a complete record (a statement less, docs/performance.md, "The engine
+  ///   boundary").
+  static func state(_ db: Database, checkingTables: Bool = false) throws -> SchemaState {
+    let migrator = migrator
+    let state = SchemaState(
+      applied: try migrator.appliedIdentifiers(db), known: migrator.migrations)
+    switch state {
+    case .newer: return state
+    case .current where !checkingTables: return state
+    default: break
+    }
+    // One statement, rather than GRDB's tableExists, which reads the whole schema.
+    let tables = try Int.fetchOne(
+      db,
+      sql: """
+        SELECT count(*) FROM sqlite_master
+        WHERE type = 'table' AND lower(name) IN ('bowtie', 'grdb_migrations')
+        """)
+    return tables == 2 ? state : .notAStore
   }
 }

@@ -1,0 +1,310 @@
+import Foundation
+import GRDB
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+// Backups are SQLite store files, whatever the engine of the store backed up: written
+// here, from a SQLite store with SQLite's backup API, from any other engine row by row;
+// and restored into a SQLite store with the backup API.
+
+extension SQLiteEngine {
+  /// The copy is taken with SQLite's online backup API while this process holds the
+  /// write lock: other processes keep reading, and their writes wait (up to the busy
+  /// timeout) rather than change the database or delete a photo file mid-copy.
+  func backup(to destination: URL, replacing: Bool) throws(BowTieError) -> BackupSummary {
+    try BackupFile.write(to: destination, replacing: replacing, of: displayName) {
+      temporary, photoFolder throws(BowTieError) in
+      // A second connection holds the write lock while this one reads its snapshot: the
+      // backup API cannot read through a connection that is itself in a write transaction.
+      do {
+        let config = Self.configuration(
+          busyTimeout: try BowTieStore.defaultBusyTimeout, pragmas: "")
+        let lock = try DatabaseQueue(path: displayName, configuration: config)
+        defer { try? lock.close() }
+        return try lock.writeWithoutTransaction { lockDB in
+          var summary: BackupSummary?
+          try lockDB.inTransaction(.immediate) {
+            summary = try copy(to: destination, through: temporary, photoFolder: photoFolder)
+            return .rollback
+          }
+          return summary!
+        }
+      } catch let error as BowTieError {
+        throw error
+      } catch {
+        throw storeError(error)
+      }
+    }
+  }
+
+  /// The copy itself, run while the write lock is held.
+  private func copy(to destination: URL, through temporary: URL, photoFolder: URL) throws
+    -> BackupSummary
+  {
+    try dbWriter.read { db in
+      do {
+        let copy = try DatabaseQueue(path: temporary.path)
+        try copy.writeWithoutTransaction { copyDB in try db.backup(to: copyDB) }
+        try copy.close()
+      } catch {
+        throw BowTieError.outputUnwritable(path: destination.path, reason: error.reason)
+      }
+      // A name that is not a photo file's is never made into a path; doctor reports it.
+      let names = try PhotoReferences.all(in: SQLiteConnection(db: db))
+        .filter(PhotoStorage.isFileName)
+      let copies = PhotoStorage(directory: photoFolder)
+      do {
+        for name in names {
+          try copies.copy(name, from: photos)
+        }
+      } catch {
+        throw BowTieError.outputUnwritable(
+          path: destination.path, reason: "copying photos: \(error.reason)")
+      }
+      guard rename(temporary.path, destination.path) == 0 else {
+        throw BowTieError.outputUnwritable(
+          path: destination.path, reason: POSIXError.current.reason)
+      }
+      return BackupSummary(
+        path: destination.path,
+        ties: try Int.fetchOne(db, sql: "SELECT count(*) FROM bowTie") ?? 0,
+        photoFiles: names.count)
+    }
+  }
+
+  /// A copy in memory, made with SQLite's backup API.
+  func inMemoryCopy() throws(BowTieError) -> BowTieStore {
+    _ = try BowTie.colorTransformer()
+    let engine: SQLiteEngine
+    do {
+      let copy = try DatabaseQueue()
+      try dbWriter.backup(to: copy)
+      engine = SQLiteEngine(copy, photos: PhotoStorage(directory: nil), displayName: ":memory:")
+    } catch {
+      throw Self.storeError(error, path: ":memory:")
+    }
+    try engine.migrate(lockFile: nil)
+    return BowTieStore(engine: engine)
+  }
+
+  /// Replaces the store at `url` with the backup at `source`, photos included, creating
+  /// it when there is none.
+  ///
+  /// The backup is checked first (``BackupFile/init(checking:)``) and never modified. Its
+  /// database is copied into the live store with the online backup API, which takes the
+  /// store's locks like any writer, so processes using the store see either the old
+  /// inventory or the restored one. The backup's photo files are put in place before,
+  /// under the photo-writes marker, so an interrupted restore leaves the old store with
+  /// at most some files that the next open sweeps away.
+  static func restore(from source: URL, to url: URL) throws(BowTieError) -> BackupSummary {
+    let backup = try BackupFile(checking: source)
+    defer { backup.close() }
+    let names = backup.photoNames
+    do {
+      let (store, _) = try open(at: url)
+      defer { try? store.close() }
+      // Marked first: files copied by a restore that dies before its commit are then
+      // swept by the next open, like those of any interrupted write.
+      if !names.isEmpty, let marker = store.photos.writingMarker {
+        do {
+          // A store that never held a photo above the cutoff has no photo folder yet.
+          try FileSystem.createDirectories(marker.deletingLastPathComponent())
+          try FileSystem.writeAtomically(Data(), to: marker)
+          for name in names { try store.photos.copy(name, from: backup.engine.photos) }
+        } catch {
+          throw BowTieError.outputUnwritable(
+            path: url.path, reason: "copying photos: \(error.reason)")
+        }
+      }
+      try store.dbWriter.writeWithoutTransaction { live in
+        try backup.engine.dbWriter.read { db in try db.backup(to: live) }
+      }
+      // Photos of the replaced inventory, and the marker, go now.
+      try store.sweepInterruptedPhotoWrites()
+      return BackupSummary(
+        path: url.path, ties: try BowTieStore(engine: store).count(), photoFiles: names.count)
+    } catch let error as BowTieError {
+      throw error
+    } catch {
+      throw storeError(error, path: url.path)
+    }
+  }
+}
+
+extension StoreEngine {
+  /// A store of an engine without a way of its own is copied row by row, from one
+  /// consistent read of it, into a new SQLite store, in one transaction.
+  public func backup(to destination: URL, replacing: Bool) throws(BowTieError) -> BackupSummary {
+    try BackupFile.write(to: destination, replacing: replacing, of: displayName) {
+      temporary, photoFolder throws(BowTieError) in
+      let copy: SQLiteEngine
+      do {
+        let config = SQLiteEngine.configuration(busyTimeout: try BowTieStore.defaultBusyTimeout)
+        copy = SQLiteEngine(
+          try DatabaseQueue(path: temporary.path, configuration: config),
+          photos: PhotoStorage(directory: photoFolder), displayName: destination.path)
+      } catch {
+        throw .outputUnwritable(path: destination.path, reason: error.reason)
+      }
+      defer { try? copy.close() }
+      try copy.migrate(lockFile: nil)
+      let copied = try StoreTransfer.replace(contentsOf: copy, with: self)
+      // Closed first: the last connection folds the write-ahead log into the file.
+      try copy.close()
+      guard rename(temporary.path, destination.path) == 0 else {
+        throw .outputUnwritable(path: destination.path, reason: POSIXError.current.reason)
+      }
+      return BackupSummary(path: destination.path, ties: copied.ties, photoFiles: copied.photos)
+    }
+  }
+
+  /// Only a SQLite store is copied into memory: nothing else needs it.
+  public func inMemoryCopy() throws(BowTieError) -> BowTieStore {
+    throw .storeUnreadable(path: displayName, reason: "only a SQLite store is copied into memory")
+  }
+}
+
+extension StoreAddress {
+  /// The backup is restored into a store of an engine without a way of its own in one
+  /// transaction, row by row, which creates the store if there is none yet; the photos of
+  /// the replaced inventory go after.
+  public func restore(from source: URL) throws(BowTieError) -> BackupSummary {
+    let backup = try BackupFile(checking: source)
+    defer { backup.close() }
+    var copied: StoreTransfer.Copied?
+    let (store, created) = try open { store in
+      copied = try StoreTransfer.replace(contentsOf: store.engine, with: backup.engine)
+    }
+    defer { try? store.closeDatabase() }
+    if !created {
+      copied = try StoreTransfer.replace(contentsOf: store.engine, with: backup.engine)
+      // The photos of the replaced inventory.
+      try store.engine.removeUnreferencedPhotos()
+    }
+    return BackupSummary(
+      path: store.path, ties: copied?.ties ?? 0, photoFiles: copied?.photos ?? 0)
+  }
+}
+
+/// A backup: a SQLite store file, written by ``write(to:replacing:of:copying:)``, or checked
+/// and open for reading in this bowties' schema, to be restored.
+///
+/// The backup itself is never changed: one from an older bowties is migrated in a
+/// temporary copy.
+struct BackupFile {
+  let engine: SQLiteEngine
+  /// The photo files it refers to.
+  let photoNames: [String]
+  private let temporary: URL?
+
+  /// Writes a backup to `destination` with `copy`, which fills a store at the temporary
+  /// path it is given, photos in the photo folder it is given, and renames it into place.
+  /// An existing `destination` is refused unless `replacing`, and never when it is the
+  /// store `store` itself; a replaced backup's photos the new one does not use go after.
+  static func write(
+    to destination: URL, replacing: Bool, of store: String,
+    copying copy: (_ temporary: URL, _ photoFolder: URL) throws(BowTieError) -> BackupSummary
+  ) throws(BowTieError) -> BackupSummary {
+    var info = stat()
+    let exists = lstat(destination.path, &info) == 0
+    if exists && !replacing { throw AtomicFile.existing(destination) }
+    var own = stat()
+    if exists, stat(store, &own) == 0, own.st_dev == info.st_dev, own.st_ino == info.st_ino {
+      throw .outputUnwritable(path: destination.path, reason: "it is the store being backed up")
+    }
+    let folder = destination.deletingLastPathComponent()
+    let temporary = folder.appendingPathComponent(
+      ".\(destination.lastPathComponent).backup-\(UUID().text)")
+    do {
+      try FileSystem.createDirectories(folder)
+      // Private, as the store is: SQLite keeps the mode of a file that exists.
+      let descriptor = Glibc.open(temporary.path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+      guard descriptor >= 0 else { throw POSIXError.current }
+      Glibc.close(descriptor)
+    } catch {
+      throw .outputUnwritable(path: destination.path, reason: error.reason)
+    }
+    let summary: BackupSummary
+    do {
+      defer { remove(temporary) }
+      summary = try copy(temporary, StoreLocation.externalDataDirectory(forStoreAt: destination))
+    }
+    if exists {
+      let (replaced, _) = try SQLiteEngine.open(at: destination)
+      defer { try? replaced.close() }
+      try replaced.sweepInterruptedPhotoWrites()
+    }
+    return summary
+  }
+
+  /// Opens the backup at `source` for reading, once it is known to be a bowties store this
+  /// version can read, and what it holds safe to restore.
+  ///
+  /// - Throws: `inputUnreadable` (66) for a file that is not a bowties store this version
+  ///   can read, or is damaged; `invalidBackup` (65) for one whose photo names or undo
+  ///   entries would reach outside the store.
+  init(checking source: URL) throws(BowTieError) {
+    try Self.checkIntegrity(of: source)
+    let photos = PhotoStorage(directory: StoreLocation.externalDataDirectory(forStoreAt: source))
+    var opened: DatabaseQueue?
+    var temporary: URL?
+    do {
+      let backup = try SQLiteEngine.openForReading(at: source)
+      opened = backup
+      var engine = SQLiteEngine(backup, photos: photos, displayName: source.path)
+      if try backup.read({ db in try Schema.state(db) }) != .current {
+        let copy = URL(fileURLWithPath: NSTemporaryDirectory())
+          .appendingPathComponent("bowties-restore-\(UUID().text).sqlite")
+        temporary = copy
+        let queue = try DatabaseQueue(path: copy.path)
+        opened = queue
+        try backup.backup(to: queue)
+        try backup.close()
+        engine = SQLiteEngine(queue, photos: photos, displayName: source.path)
+        try engine.migrate(lockFile: nil)
+      }
+      let names = try engine.read { db in try BackupContents.check(db, source: source) }
+      self.init(engine: engine, photoNames: names, temporary: temporary)
+    } catch {
+      try? opened?.close()
+      if let temporary { Self.remove(temporary) }
+      throw SQLiteEngine.storeError(error, path: source.path)
+    }
+  }
+
+  private init(engine: SQLiteEngine, photoNames: [String], temporary: URL?) {
+    self.engine = engine
+    self.photoNames = photoNames
+    self.temporary = temporary
+  }
+
+  func close() {
+    try? engine.close()
+    if let temporary { Self.remove(temporary) }
+  }
+
+  /// Removes a store file and its journals.
+  private static func remove(_ file: URL) {
+    for suffix in ["", "-wal", "-shm"] { unlink(file.path + suffix) }
+  }
+
+  /// Refuses a file that is not a bowties store this version can read, or is damaged.
+  private static func checkIntegrity(of source: URL) throws(BowTieError) {
+    let checkup: Checkup
+    do {
+      checkup = try SQLiteEngine.checkup(at: source, repairing: false)
+    } catch {
+      guard case .storeUnreadable(_, let reason) = error else { throw error }
+      throw .inputUnreadable(path: source.path, reason: reason)
+    }
+    // An older bowties' store is fine: it is migrated, in a copy.
+    if let problem = checkup.problems.first(where: {
+      $0.kind == .integrity || ($0.kind == .schema && !checkup.isOlderSchema)
+    }) {
+      throw .inputUnreadable(
+        path: source.path, reason: "not a usable bowties backup: \(problem.detail)")
+    }
+  }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import GRDB
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+// What `doctor` checks of a SQLite store file before its rows: the file itself, SQLite's
+// integrity check and the schema.
+extension SQLiteEngine {
+  /// Examines the store file at `url` without creating or upgrading it: SQLite's
+  /// integrity, the schema version, then the rows, the colors and the photo files
+  /// (``BowTieStore/checkContents(_:repairing:)``). With `repairing`, fixes what can be
+  /// fixed without guessing, an older schema upgraded among them.
+  ///
+  /// - Throws: only when the store cannot be examined at all (missing, unreadable).
+  static func checkup(at url: URL, repairing: Bool) throws(BowTieError) -> Checkup {
+    _ = try BowTie.colorTransformer()
+    var checkup = Checkup()
+    var info = stat()
+    guard lstat(url.path, &info) == 0 else {
+      throw .storeUnreadable(path: url.path, reason: POSIXError.current.reason)
+    }
+    guard (info.st_mode & S_IFMT) == S_IFREG else {
+      throw .storeUnreadable(path: url.path, reason: "it is not a regular file")
+    }
+    guard access(url.path, R_OK) == 0 else {
+      throw .storeUnreadable(path: url.path, reason: "permission denied")
+    }
+    // Read-only unless repairing, and without the migrator: it must not run before the
+    // file is known to be sound.
+    do {
+      let queue =
+        repairing
+        ? try DatabaseQueue(
+          path: url.path,
+          configuration: configuration(busyTimeout: BowTieStore.defaultBusyTimeout, pragmas: ""))
+        : try openForReading(at: url)
+      defer { try? queue.close() }
+      let integrity = try queue.read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check")
+      }
+      if integrity != ["ok"] {
+        for line in integrity.prefix(20) { checkup.report(.integrity, nil, line) }
+        return checkup
+      }
+      let schema = try queue.read { db in try Schema.state(db, checkingTables: true) }
+      guard checkup.report(schema: schema, repairing: repairing) else { return checkup }
+      if !repairing {
+        try BowTieStore(engine: SQLiteEngine(opened: queue, at: url))
+          .checkContents(&checkup, repairing: false)
+        return checkup
+      }
+    } catch let error as DatabaseError
+      where [.SQLITE_NOTADB, .SQLITE_CORRUPT].contains(error.resultCode)
+    {
+      checkup.report(.integrity, nil, "not a SQLite database, or damaged (\(error.message ?? ""))")
+      return checkup
+    } catch let error as BowTieError {
+      throw error
+    } catch {
+      throw storeError(error, path: url.path)
+    }
+    // Opening it to write migrates an older schema.
+    let store = BowTieStore(engine: try open(at: url).engine)
+    defer { try? store.closeDatabase() }
+    try store.checkContents(&checkup, repairing: true)
+    return checkup
+  }
+}

@@ -1,0 +1,237 @@
+import BowTieKit
+import Foundation
+import TerminalUI
+
+/// What the browse screen shows and what its keys do, apart from the terminal: the tie on
+/// screen and its neighbours, a prompt if one is open, and the last action's outcome.
+///
+/// Every change goes through the store method its command uses (`wear`, `rate`,
+/// `favorite`, `undo`), so it is one transaction, in the history and the undo log as the
+/// command's would be.
+final class BrowseController {
+  let store: BowTieStore
+  /// How many segments are read on each side of the tie: enough to fill the row.
+  var reach: Int
+  private(set) var window: TieWindow
+  private(set) var mode = Mode.main
+  /// The outcome of the last action, or a refusal, for the status line.
+  private(set) var message: String?
+  /// How many segments before the tie the row showed last: the row scrolls only when the
+  /// selection would leave it.
+  var segmentsBefore = 0
+  /// Called when the store changed, so that what was drawn from it is drawn again.
+  var onChange: () -> Void = {}
+
+  enum Mode: Equatable {
+    case main
+    /// `r`: the rating typed so far, and why the last one was refused.
+    case rating(field: String, refusal: String?)
+    /// `/`: the TIE typed so far, and why the last one found none.
+    case finding(field: String, refusal: String?)
+    case help
+  }
+
+  /// What a key leads to.
+  enum Outcome: Equatable {
+    case stay
+    /// End the program with this exit status.
+    case quit(Int32)
+  }
+
+  /// The longest text a prompt takes: a rating or a TIE is short.
+  static let fieldLimit = 80
+
+  init(store: BowTieStore, reach: Int) throws(BowTieError) {
+    self.store = store
+    self.reach = reach
+    window = try store.window(at: .first, reach: reach)
+  }
+
+  // MARK: - Reading
+
+  /// Reads the window again around the tie on screen (or its place, if it is gone): after
+  /// a change here, or another client's. Returns whether anything on screen changed.
+  @discardableResult
+  func refresh() throws(BowTieError) -> Bool {
+    let before = window
+    try load(window.segment.map { .tie($0) } ?? .first)
+    let changed =
+      window.tie != before.tie || window.before != before.before || window.after != before.after
+    if changed { onChange() }
+    return changed
+  }
+
+  private func load(_ anchor: TieWindowAnchor) throws(BowTieError) {
+    window = try store.window(at: anchor, reach: reach)
+  }
+
+  private func select(id: UUID) throws(BowTieError) {
+    try load(.tieID(id))
+  }
+
+  // MARK: - Keys
+
+  func handle(_ key: Key) throws(BowTieError) -> Outcome {
+    // Ctrl-C ends the program from anywhere, as the shell's interrupt would.
+    if key == .control("c") { return .quit(130) }
+    switch mode {
+    case .main: return try handleMain(key)
+    case .help:
+      mode = .main
+      return .stay
+    case .rating(let field, let refusal):
+      switch edit(field, with: key) {
+      case .editing(let text): mode = .rating(field: text, refusal: refusal)
+      case .cancelled: mode = .main
+      case .confirmed(let text): try confirmRating(text)
+      }
+      return .stay
+    case .finding(let field, let refusal):
+      switch edit(field, with: key) {
+      case .editing(let text): mode = .finding(field: text, refusal: refusal)
+      case .cancelled: mode = .main
+      case .confirmed(let text): try confirmFind(text)
+      }
+      return .stay
+    }
+  }
+
+  private func handleMain(_ key: Key) throws(BowTieError) -> Outcome {
+    message = nil
+    switch key {
+    case .left, .backTab, .up:
+      if let previous = window.before.first {
+        try load(.tie(previous))
+        segmentsBefore -= 1
+      }
+    case .right, .tab, .down:
+      if let next = window.after.first {
+        try load(.tie(next))
+        segmentsBefore += 1
+      }
+    case .home:
+      try load(.first)
+      segmentsBefore = 0
+    case .end:
+      try load(.last)
+      segmentsBefore = Int.max
+    case .character("/"):
+      mode = .finding(field: "", refusal: nil)
+    case .character("w"):
+      try change { tie throws(BowTieError) in
+        let worn = try store.wear(tie.id.uuidString)
+        return "wore \(worn.name): worn \(worn.timesWorn) times, last \(TieOutput.day(Date()))"
+      }
+    case .character("r"):
+      if window.tie != nil { mode = .rating(field: "", refusal: nil) }
+    case .character("f"):
+      try change { tie throws(BowTieError) in
+        let changed = try store.favorite(tie.id.uuidString, .toggle)
+        return changed.isFavorite
+          ? "\(changed.name) is a favorite" : "\(changed.name) is no longer a favorite"
+      }
+    case .character("u"):
+      try undo()
+    case .character("?"):
+      mode = .help
+    case .character("q"), .escape:
+      return .quit(0)
+    default:
+      break
+    }
+    return .stay
+  }
+
+  /// Runs a change of the tie on screen and says how it went; a refusal (the tie removed
+  /// meanwhile, the store busy or read-only) is said, not fatal.
+  private func change(_ body: (BowTie) throws(BowTieError) -> String) throws(BowTieError) {
+    guard let tie = window.tie else { return }
+    do {
+      message = try body(tie)
+    } catch  where Self.isRefusal(error) {
+      message = error.localizedDescription
+    }
+    try refresh()
+  }
+
+  private func undo() throws(BowTieError) {
+    do {
+      guard let undone = try store.undo() else {
+        message = "nothing to undo"
+        return
+      }
+      message = Bowties.Undo.describe(undone)
+      if let tie = undone.tie {
+        try select(id: tie.id)
+        onChange()
+      } else {
+        try refresh()
+      }
+    } catch  where Self.isRefusal(error) {
+      message = error.localizedDescription
+      try refresh()
+    }
+  }
+
+  private func confirmRating(_ text: String) throws(BowTieError) {
+    let rating: Double
+    do {
+      rating = try BowTie.parseRating(text)
+    } catch {
+      // As the app's alert: asked again, the field empty, the reason given.
+      mode = .rating(field: "", refusal: error.localizedDescription)
+      return
+    }
+    mode = .main
+    try change { tie throws(BowTieError) in
+      let previous = tie.rating
+      let rated = try store.rate(tie.id.uuidString, rating: rating)
+      return "rated \(rated.name) \(BowTie.formatRating(rated.rating))/5 "
+        + "(was \(BowTie.formatRating(previous))/5)"
+    }
+  }
+
+  private func confirmFind(_ text: String) throws(BowTieError) {
+    do {
+      let found = try store.tie(matching: text)
+      mode = .main
+      try select(id: found.id)
+      segmentsBefore = Int.max / 2
+    } catch  where Self.isRefusal(error) {
+      mode = .finding(field: text, refusal: error.localizedDescription)
+    }
+  }
+
+  /// Errors the screen says and goes on from; any other ends the program with its exit
+  /// code (the store unreadable, from a newer bowties).
+  static func isRefusal(_ error: BowTieError) -> Bool {
+    switch error {
+    case .noSuchTie, .ambiguousTie, .invalidValue, .invalidTie, .changedByOtherUser, .storeBusy,
+      .storeNotWritable, .usage:
+      true
+    default:
+      false
+    }
+  }
+
+  // MARK: - Prompts
+
+  private enum Editing {
+    case editing(String)
+    case cancelled
+    case confirmed(String)
+  }
+
+  /// A prompt's field after `key`: typed characters added, Backspace taking the last one,
+  /// Enter confirming, Esc cancelling.
+  private func edit(_ field: String, with key: Key) -> Editing {
+    switch key {
+    case .enter: return .confirmed(field)
+    case .escape: return .cancelled
+    case .backspace: return .editing(String(field.dropLast()))
+    case .character(let character) where field.count < Self.fieldLimit:
+      return .editing(field + String(character))
+    default: return .editing(field)
+    }
+  }
+}

@@ -1,0 +1,88 @@
+import BowTieKit
+import Foundation
+import TerminalUI
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The browse screen's life: the terminal taken over, the store watched, keys and changes
+/// turned into frames, and the terminal given back before anything else is printed.
+struct BrowseScreen {
+  var store: BowTieStore
+  var capabilities: TerminalCapabilities
+  var color: Bool
+  /// Draws photos; nil draws none.
+  var photos: BrowsePhoto.Renderer?
+
+  /// Runs until a key, a signal or the terminal ends it.
+  ///
+  /// - Returns: the exit status: 0 for `q` or Esc, 128 + the signal's number for a signal
+  ///   (130 for Ctrl-C), 129 when the terminal hung up.
+  /// - Throws: what ends it otherwise (the store gone away, unreadable), with the terminal
+  ///   already given back, so that the message goes to the shell's screen.
+  func run() throws -> Int32 {
+    let session = TerminalSession(capabilities: capabilities)
+    do {
+      try session.start()
+    } catch {
+      throw BowTieError.usage(error.message)
+    }
+    defer { session.restore() }
+
+    // Watching starts before the first read, so that no change after it goes unnoticed.
+    let watch = try store.watchChanges()
+    var size = session.size()
+    let controller = try BrowseController(store: store, reach: Self.reach(columns: size.columns))
+    controller.onChange = { [photos] in photos?.forget() }
+    var renderer = FrameRenderer(capabilities: capabilities)
+    var lastLook = Self.now()
+    while true {
+      let current = session.size()
+      if current.columns != size.columns || current.rows != size.rows {
+        size = current
+        renderer.invalidate()
+        controller.reach = Self.reach(columns: size.columns)
+        try controller.refresh()
+      }
+      let view = BrowseView(
+        columns: size.columns, rows: size.rows, color: color, capabilities: capabilities,
+        photos: photos)
+      let (frame, shownBefore) = view.frame(controller)
+      controller.segmentsBefore = shownBefore
+      session.write(renderer.render(frame))
+
+      let events = session.nextEvents(timeout: watch.interval, watching: watch.descriptor)
+      let now = Self.now()
+      if events.isEmpty || events.contains(.watched)
+        || now - lastLook >= Double(watch.interval) / 1000
+      {
+        lastLook = now
+        if try watch.changed() { try controller.refresh() }
+      }
+      for event in events {
+        switch event {
+        case .key(let key):
+          if case .quit(let status) = try controller.handle(key) { return status }
+        case .resized:
+          renderer.invalidate()
+        case .signal(let signal):
+          return 128 + signal
+        case .hangUp:
+          return 128 + SIGHUP
+        case .watched:
+          break
+        }
+      }
+    }
+  }
+
+  /// Segments read on each side of the tie: more than a row of this width can show.
+  static func reach(columns: Int) -> Int { max(8, columns / 3) }
+
+  private static func now() -> Double {
+    var time = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &time)
+    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+  }
+}

@@ -1,0 +1,108 @@
+// Written by scripts/gen-terminfo-fallback.py from the terminfo database; do not edit.
+
+extension TerminalCapabilities {
+  /// The entries `bowties browse` knows without a terminfo database: the capabilities
+  /// it uses, as ncurses read them from Debian's database.
+  static let builtInEntries: [String: (strings: [String: String], numbers: [String: Int])] = [
+    "xterm-256color": (
+      strings: [
+        "bold": "\u{1B}[1m",
+        "civis": "\u{1B}[?25l",
+        "clear": "\u{1B}[H\u{1B}[2J",
+        "cnorm": "\u{1B}[?12l\u{1B}[?25h",
+        "cup": "\u{1B}[%i%p1%d;%p2%dH",
+        "el": "\u{1B}[K",
+        "kbs": "\u{7F}",
+        "kcbt": "\u{1B}[Z",
+        "kcub1": "\u{1B}OD",
+        "kcud1": "\u{1B}OB",
+        "kcuf1": "\u{1B}OC",
+        "kcuu1": "\u{1B}OA",
+        "kdch1": "\u{1B}[3~",
+        "kend": "\u{1B}OF",
+        "khome": "\u{1B}OH",
+        "rev": "\u{1B}[7m",
+        "rmcup": "\u{1B}[?1049l\u{1B}[23;0;0t",
+        "rmkx": "\u{1B}[?1l\u{1B}>",
+        "sgr0": "\u{1B}(B\u{1B}[m",
+        "smcup": "\u{1B}[?1049h\u{1B}[22;0;0t",
+        "smkx": "\u{1B}[?1h\u{1B}=",
+      ],
+      numbers: ["colors": 256]
+    ),
+    "screen": (
+      strings: [
+        "bold": "\u{1B}[1m",
+        "civis": "\u{1B}[?25l",
+        "clear": "\u{1B}[H\u{1B}[J",
+        "cnorm": "\u{1B}[34h\u{1B}[?25h",
+        "cup": "\u{1B}[%i%p1%d;%p2%dH",
+        "el": "\u{1B}[K",
+        "kbs": "\u{7F}",
+        "kcbt": "\u{1B}[Z",
+        "kcub1": "\u{1B}OD",
+        "kcud1": "\u{1B}OB",
+        "kcuf1": "\u{1B}OC",
+        "kcuu1": "\u{1B}OA",
+        "kdch1": "\u{1B}[3~",
+        "kend": "\u{1B}[4~",
+        "khome": "\u{1B}[1~",
+        "rev": "\u{1B}[7m",
+        "rmcup": "\u{1B}[?1049l",
+        "rmkx": "\u{1B}[?1l\u{1B}>",
+        "sgr0": "\u{1B}[m\u{F}",
+        "smcup": "\u{1B}[?1049h",
+        "smkx": "\u{1B}[?1h\u{1B}=",
+      ],
+      numbers: ["colors": 8]
+    ),
+    "tmux-256color": (
+      strings: [
+        "bold": "\u{1B}[1m",
+        "civis": "\u{1B}[?25l",
+        "clear": "\u{1B}[H\u{1B}[J",
+        "cnorm": "\u{1B}[34h\u{1B}[?25h",
+        "cup": "\u{1B}[%i%p1%d;%p2%dH",
+        "el": "\u{1B}[K",
+        "kbs": "\u{7F}",
+        "kcbt": "\u{1B}[Z",
+        "kcub1": "\u{1B}OD",
+        "kcud1": "\u{1B}OB",
+        "kcuf1": "\u{1B}OC",
+        "kcuu1": "\u{1B}OA",
+        "kdch1": "\u{1B}[3~",
+        "kend": "\u{1B}[4~",
+        "khome": "\u{1B}[1~",
+        "rev": "\u{1B}[7m",
+        "rmcup": "\u{1B}[?1049l",
+        "rmkx": "\u{1B}[?1l\u{1B}>",
+        "sgr0": "\u{1B}[m\u{F}",
+        "smcup": "\u{1B}[?1049h",
+        "smkx": "\u{1B}[?1h\u{1B}=",
+      ],
+      numbers: ["colors": 256]
+    ),
+    "linux": (
+      strings: [
+        "bold": "\u{1B}[1m",
+        "civis": "\u{1B}[?25l\u{1B}[?1c",
+        "clear": "\u{1B}[H\u{1B}[J",
+        "cnorm": "\u{1B}[?25h\u{1B}[?0c",
+        "cup": "\u{1B}[%i%p1%d;%p2%dH",
+        "el": "\u{1B}[K",
+        "kbs": "\u{7F}",
+        "kcbt": "\u{1B}\u{9}",
+        "kcub1": "\u{1B}[D",
+        "kcud1": "\u{1B}[B",
+        "kcuf1": "\u{1B}[C",
+        "kcuu1": "\u{1B}[A",
+        "kdch1": "\u{1B}[3~",
+        "kend": "\u{1B}[4~",
+        "khome": "\u{1B}[1~",
+        "rev": "\u{1B}[7m",
+        "sgr0": "\u{1B}[m\u{F}",
+      ],
+      numbers: ["colors": 8]
+    ),
+  ]
+}

@@ -1,0 +1,299 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// What happened while ``TerminalSession/nextEvents(timeout:watching:)`` waited.
+public enum TerminalEvent: Equatable, Sendable {
+  case key(Key)
+  /// The window changed size (SIGWINCH).
+  case resized
+  /// SIGINT, SIGTERM or SIGHUP arrived; the program should end as the signal asks, with
+  /// exit status 128 + its number.
+  case signal(Int32)
+  /// The terminal went away: its input ended or failed (a closed window, a hang-up).
+  case hangUp
+  /// The descriptor the caller asked to watch became readable.
+  case watched
+}
+
+/// The terminal taken over for a full-screen view: raw input, the alternate screen, the
+/// keypad in application mode, the cursor hidden; and given back as it was by
+/// ``restore()``, which the program calls on every way out.
+///
+/// So that no way out leaves the terminal raw: SIGINT, SIGTERM and SIGHUP become events
+/// (the program restores, then exits as the signal asks), and a crash's signal (SIGSEGV,
+/// SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE) restores the terminal from its handler, with
+/// only async-signal-safe calls, before the process dies of it.
+///
+/// One session per process at a time: signal handlers are process-wide.
+public final class TerminalSession {
+  public let capabilities: TerminalCapabilities
+  private let input: Int32
+  private let output: Int32
+  private var saved = termios()
+  private var active = false
+  private var decoder: KeyDecoder
+  private var signalPipe: (read: Int32, write: Int32) = (-1, -1)
+  private var previousActions: [Int32: sigaction] = [:]
+
+  /// How long an ESC waits for the rest of a key's sequence before it counts as Escape, in
+  /// milliseconds: the bytes of one key arrive together, so a short wait is enough
+  /// (ncurses' ESCDELAY is often set to 25 for the same reason).
+  public static let escapeDelay: Int32 = 50
+
+  /// The signals that end a session as the user or the system asked.
+  public static let endingSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP]
+  /// The signals of a crash, after which the terminal is restored before the process dies.
+  static let fatalSignals: [Int32] = [SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE]
+
+  public init(
+    capabilities: TerminalCapabilities, input: Int32 = STDIN_FILENO, output: Int32 = STDOUT_FILENO
+  ) {
+    self.capabilities = capabilities
+    self.input = input
+    self.output = output
+    decoder = KeyDecoder(capabilities: capabilities)
+  }
+
+  /// Takes the terminal over.
+  ///
+  /// - Throws: ``TerminalError/setupFailed(_:)`` when the terminal's modes cannot be read
+  ///   or set; the terminal is then as it was.
+  public func start() throws(TerminalError) {
+    guard !active else { return }
+    guard tcgetattr(input, &saved) == 0 else {
+      throw .setupFailed(String(cString: strerror(errno)))
+    }
+    guard let pipe = Self.makePipe() else {
+      throw .setupFailed(String(cString: strerror(errno)))
+    }
+    signalPipe = pipe
+    // What a crash's handler sends and sets, ready before anything can crash.
+    SignalState.prepare(
+      output: output, input: input, saved: saved, restore: Array(restoreSequence.utf8),
+      pipe: signalPipe.write)
+    installHandlers()
+
+    var raw = saved
+    // As cfmakeraw, but output processing stays on: "\n" still returns the carriage.
+    raw.c_iflag &= ~tcflag_t(IGNBRK | BRKINT | PARMRK | ISTRIP | INLCR | IGNCR | ICRNL | IXON)
+    raw.c_lflag &= ~tcflag_t(ECHO | ECHONL | ICANON | ISIG | IEXTEN)
+    raw.c_cflag &= ~tcflag_t(CSIZE | PARENB)
+    raw.c_cflag |= tcflag_t(CS8)
+    withUnsafeMutableBytes(of: &raw.c_cc) { cc in
+      cc[Int(VMIN)] = 1
+      cc[Int(VTIME)] = 0
+    }
+    guard tcsetattr(input, TCSANOW, &raw) == 0 else {
+      let reason = String(cString: strerror(errno))
+      uninstallHandlers()
+      throw .setupFailed(reason)
+    }
+    active = true
+    write(
+      capabilities["smcup"] + capabilities["smkx"] + capabilities["civis"] + capabilities["clear"])
+  }
+
+  /// What gives the terminal back its screen and modes: the keypad in its normal mode, the
+  /// cursor shown, attributes off, the main screen. (Without an alternate screen, the view
+  /// is cleared instead, so the shell's prompt comes back on an empty screen.)
+  private var restoreSequence: String {
+    let leave = capabilities.strings["rmcup"] ?? capabilities["clear"]
+    return capabilities["rmkx"] + capabilities["sgr0"] + capabilities["cnorm"] + leave
+  }
+
+  /// Gives the terminal back as it was before ``start()``; does nothing when it is not
+  /// taken over, so every way out may call it.
+  public func restore() {
+    guard active else { return }
+    active = false
+    write(restoreSequence)
+    _ = tcsetattr(input, TCSAFLUSH, &saved)
+    uninstallHandlers()
+    if signalPipe.read >= 0 {
+      close(signalPipe.read)
+      close(signalPipe.write)
+      signalPipe = (-1, -1)
+    }
+  }
+
+  deinit { restore() }
+
+  /// Whether the terminal is taken over.
+  public var isActive: Bool { active }
+
+  /// The window's size in cells (and its cells' in pixels, when the terminal says).
+  public func size() -> (columns: Int, rows: Int, cellWidth: Int?, cellHeight: Int?) {
+    var size = winsize()
+    guard ioctl(output, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, size.ws_row > 0 else {
+      return (80, 24, nil, nil)
+    }
+    let columns = Int(size.ws_col)
+    let rows = Int(size.ws_row)
+    let pixels = size.ws_xpixel > 0 && size.ws_ypixel > 0
+    return (
+      columns, rows, pixels ? Int(size.ws_xpixel) / columns : nil,
+      pixels ? Int(size.ws_ypixel) / rows : nil
+    )
+  }
+
+  /// Writes `text` whole. A terminal that went away (EIO) is noticed by the next read.
+  public func write(_ text: String) {
+    var bytes = Array(text.utf8)
+    var offset = 0
+    // Partial writes and EINTR go round again; a full non-blocking buffer waits a little.
+    while offset < bytes.count {
+      let written = bytes.withUnsafeMutableBytes { buffer in
+        Glibc.write(output, buffer.baseAddress! + offset, buffer.count - offset)
+      }
+      if written < 0 {
+        if errno == EINTR { continue }
+        if errno == EAGAIN {
+          var descriptor = pollfd(fd: output, events: Int16(POLLOUT), revents: 0)
+          _ = poll(&descriptor, 1, 100)
+          continue
+        }
+        return
+      }
+      offset += written
+    }
+  }
+
+  /// Waits up to `timeout` milliseconds (-1: without end) for keys, a signal, or
+  /// `watching` becoming readable, and returns what came, in order; empty on a timeout.
+  public func nextEvents(timeout: Int32, watching: Int32? = nil) -> [TerminalEvent] {
+    var descriptors = [
+      pollfd(fd: input, events: Int16(POLLIN), revents: 0),
+      pollfd(fd: signalPipe.read, events: Int16(POLLIN), revents: 0),
+    ]
+    if let watching { descriptors.append(pollfd(fd: watching, events: Int16(POLLIN), revents: 0)) }
+    let ready = poll(&descriptors, nfds_t(descriptors.count), timeout)
+    if ready < 0 { return [] }  // EINTR: a signal, whose byte the next call reads
+    var events: [TerminalEvent] = []
+    if descriptors[1].revents & Int16(POLLIN) != 0 {
+      var signals = [UInt8](repeating: 0, count: 16)
+      let count = read(signalPipe.read, &signals, signals.count)
+      for signal in signals.prefix(max(0, count)) {
+        events.append(Int32(signal) == SIGWINCH ? .resized : .signal(Int32(signal)))
+      }
+    }
+    if descriptors[0].revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
+      events += readKeys()
+    }
+    if descriptors.count > 2, descriptors[2].revents != 0 { events.append(.watched) }
+    return events
+  }
+
+  /// Reads what the terminal sent, and waits ``escapeDelay`` for the rest of a sequence
+  /// that began.
+  private func readKeys() -> [TerminalEvent] {
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    let count = read(input, &buffer, buffer.count)
+    if count == 0 || (count < 0 && errno != EINTR && errno != EAGAIN) { return [.hangUp] }
+    guard count > 0 else { return [] }
+    var keys = decoder.decode(buffer.prefix(count))
+    while decoder.hasPending {
+      var descriptor = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
+      if poll(&descriptor, 1, Self.escapeDelay) > 0 {
+        let more = read(input, &buffer, buffer.count)
+        if more <= 0 { break }
+        keys += decoder.decode(buffer.prefix(more))
+      } else {
+        break
+      }
+    }
+    keys += decoder.flushPending()
+    return keys.map { .key($0) }
+  }
+
+  /// A pipe whose ends do not block and are not inherited by programs this one runs.
+  public static func makePipe() -> (read: Int32, write: Int32)? {
+    var fds: [Int32] = [-1, -1]
+    guard pipe(&fds) == 0 else { return nil }
+    for fd in fds {
+      _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+      _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+    }
+    return (fds[0], fds[1])
+  }
+
+  // MARK: - Signals
+
+  private func installHandlers() {
+    for signal in Self.endingSignals + [SIGWINCH] {
+      install(signal, handler: { signal in SignalState.notify(signal) })
+    }
+    for signal in Self.fatalSignals {
+      install(signal, handler: { signal in SignalState.restoreAndDie(signal) }, resetting: true)
+    }
+  }
+
+  private func install(
+    _ signal: Int32, handler: @escaping @convention(c) (Int32) -> Void, resetting: Bool = false
+  ) {
+    var action = sigaction()
+    action.__sigaction_handler.sa_handler = handler
+    sigemptyset(&action.sa_mask)
+    action.sa_flags = SA_RESTART | (resetting ? Int32(bitPattern: UInt32(SA_RESETHAND)) : 0)
+    var previous = sigaction()
+    if sigaction(signal, &action, &previous) == 0 { previousActions[signal] = previous }
+  }
+
+  private func uninstallHandlers() {
+    for (signal, previous) in previousActions {
+      var action = previous
+      sigaction(signal, &action, nil)
+    }
+    previousActions.removeAll()
+    SignalState.disarm()
+  }
+}
+
+/// What the signal handlers reach: plain memory set before they are installed, read with
+/// async-signal-safe calls only.
+private enum SignalState {
+  nonisolated(unsafe) static var output: Int32 = -1
+  nonisolated(unsafe) static var input: Int32 = -1
+  nonisolated(unsafe) static var pipe: Int32 = -1
+  nonisolated(unsafe) static var saved = UnsafeMutablePointer<termios>.allocate(capacity: 1)
+  nonisolated(unsafe) static var restore = UnsafeMutablePointer<UInt8>.allocate(capacity: 256)
+  nonisolated(unsafe) static var restoreCount = 0
+  nonisolated(unsafe) static var armed = false
+
+  static func prepare(
+    output: Int32, input: Int32, saved: termios, restore bytes: [UInt8], pipe: Int32
+  ) {
+    self.output = output
+    self.input = input
+    self.pipe = pipe
+    self.saved.pointee = saved
+    restoreCount = min(bytes.count, 256)
+    for index in 0..<restoreCount { restore[index] = bytes[index] }
+    armed = true
+  }
+
+  static func disarm() {
+    armed = false
+    pipe = -1
+  }
+
+  /// An ending signal or SIGWINCH: its number down the pipe, for the event loop.
+  static func notify(_ signal: Int32) {
+    guard pipe >= 0 else { return }
+    let saveErrno = errno
+    var byte = UInt8(truncatingIfNeeded: signal)
+    _ = Glibc.write(pipe, &byte, 1)
+    errno = saveErrno
+  }
+
+  /// A crash: the terminal back as it was, then the signal's own default (the handler was
+  /// reset as it ran), raised again.
+  static func restoreAndDie(_ signal: Int32) {
+    if armed {
+      armed = false
+      _ = Glibc.write(output, restore, restoreCount)
+      _ = tcsetattr(input, TCSAFLUSH, saved)
+    }
+    raise(signal)
+  }
+}

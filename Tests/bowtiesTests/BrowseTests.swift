@@ -1,0 +1,427 @@
+import Foundation
+import PostgresTestSupport
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// `bowties browse` driven in tmux, as a person uses it, on each engine: the same scenarios
+/// on a SQLite file (``BrowseSQLiteTests``) and on a PostgreSQL store
+/// (``BrowsePostgreSQLTests``).
+struct BrowseScenarios {
+  let bowtie: Bowtie
+  /// `--store`'s value: the test's file, or a database's URI.
+  let store: String
+
+  /// The sample store, created by a first command.
+  func prepare() throws {
+    let created = try bowtie(["list"], store: store)
+    try #require(created.status == 0, "\(created)")
+  }
+
+  /// A pane running `browse` on the store.
+  func browse(
+    columns: Int = 100, rows: Int = 30, environment: [String: String] = [:],
+    redirect: String = ""
+  ) throws -> TmuxPane {
+    try TmuxPane(
+      "\(TmuxPane.quote(Bowtie.binary.path)) browse --store \(TmuxPane.quote(store))\(redirect)",
+      in: bowtie.folder, columns: columns, rows: rows, environment: environment)
+  }
+
+  /// Waits for the screen to show `text`, and fails the test if it never does.
+  @discardableResult
+  func expect(_ pane: TmuxPane, _ text: String, timeout: TimeInterval = 10) throws -> String {
+    let (screen, after) = try pane.waitFor(text, timeout: timeout)
+    #expect(after != nil, "the screen never showed \(text.debugDescription):\n\(screen)")
+    return screen
+  }
+
+  /// The pane's command ended with `status`, and gave the terminal back as it found it.
+  func expectEnded(_ pane: TmuxPane, status: Int32) throws {
+    #expect(pane.exitStatus() == status)
+    let modes = pane.terminalModes()
+    #expect(modes.before == modes.after, "stty -g before and after differ")
+    try expect(pane, "pane-done")
+  }
+
+  func opensOnTheFirstTieAndQuits() throws {
+    try prepare()
+    let pane = try browse()
+    defer { pane.stop() }
+    // The footer comes last in a frame.
+    let screen = try pane.waitFor { $0.contains("Red Bow Tie") && $0.contains("q quit") }.screen
+    // The segments, R marked, in the app's order.
+    #expect(screen.hasPrefix(" [R]  O   Y   G   B   I   V\n"), "\(screen)")
+    #expect(screen.contains("  Times worn  10\n"), "\(screen)")
+    #expect(screen.contains("Rating      4/5"))
+    #expect(screen.contains("Favorite    yes"))
+    #expect(screen.contains("q quit") && screen.contains("w wear") && screen.contains("/ find"))
+    try pane.send("q")
+    try expectEnded(pane, status: 0)
+    // q prints nothing: the shell's lines follow each other on the main screen.
+    let after = try pane.screen()
+    #expect(after.contains("pane-ready\npane-done"), "\(after)")
+  }
+
+  func movesBetweenTies() throws {
+    try prepare()
+    let pane = try browse()
+    defer { pane.stop() }
+    try expect(pane, "Red Bow Tie")
+    let steps: [(String, String, String)] = [
+      ("Right", "Orange Bow Tie", "[O]"), ("Tab", "Yellow Bow Tie", "[Y]"),
+      ("BTab", "Orange Bow Tie", "[O]"), ("Left", "Red Bow Tie", "[R]"),
+      ("End", "Violet Bow Tie", "[V]"), ("Home", "Red Bow Tie", "[R]"),
+      // At either end, a step further stays.
+      ("Left", "Red Bow Tie", "[R]"),
+    ]
+    for (key, name, segment) in steps {
+      try pane.send(key)
+      let screen = try expect(pane, segment)
+      #expect(screen.contains(name), "after \(key):\n\(screen)")
+    }
+    try pane.send("Escape")
+    try expectEnded(pane, status: 0)
+  }
+
+  func findsATie() throws {
+    try prepare()
+    let pane = try browse()
+    defer { pane.stop() }
+    try expect(pane, "Red Bow Tie")
+    try pane.send("/")
+    try expect(pane, "Find a tie")
+    try pane.send("gre", literally: true)
+    try pane.send("Enter")
+    try expect(pane, "Green Bow Tie")
+    try expect(pane, "[G]")
+    try pane.send("/")
+    try pane.send("zz", literally: true)
+    try pane.send("Enter")
+    // The words the commands use.
+    try expect(pane, "no tie matches 'zz'")
+    try pane.send("Escape")
+    try pane.waitFor { !$0.contains("Find a tie") }
+    try pane.send("/")
+    try pane.send("b", literally: true)
+    try pane.send("Enter")
+    try expect(pane, "[B]")
+    try pane.send("q")
+    try expectEnded(pane, status: 0)
+  }
+
+  func wearsRatesFavorsAndUndoes() throws {
+    try prepare()
+    let pane = try browse()
+    defer { pane.stop() }
+    try expect(pane, "Times worn  10")
+    try pane.send("w")
+    try expect(pane, "Times worn  11")
+    try expect(pane, "wore Red Bow Tie")
+
+    try pane.send("r")
+    try expect(pane, "Rating for Red Bow Tie (0 to 5, now 4)")
+    try pane.send("7", literally: true)
+    try pane.send("Enter")
+    // The words of `bowties rate R 7`, and the question again with its field empty.
+    var screen = try expect(pane, "rating 7 is outside 0…5")
+    #expect(screen.contains("Rating for Red Bow Tie (0 to 5, now 4):\n"), "\(screen)")
+    try pane.send("abc", literally: true)
+    try pane.send("Enter")
+    screen = try expect(pane, "'abc' is not a rating: use a number from 0 to 5")
+    #expect(screen.contains("(0 to 5, now 4):\n"), "\(screen)")
+    try pane.send("3.59", literally: true)
+    try pane.send("BSpace")
+    try expect(pane, "(0 to 5, now 4): 3.5")
+    try pane.send("Enter")
+    try expect(pane, "Rating      3.5/5")
+    // Esc cancels a prompt, and changes nothing.
+    try pane.send("r")
+    try expect(pane, "now 3.5):")
+    try pane.send("1", literally: true)
+    try pane.send("Escape")
+    try pane.waitFor { !$0.contains("Rating for") }
+    #expect(try pane.screen().contains("Rating      3.5/5"))
+
+    try pane.send("f")
+    try expect(pane, "Favorite    no")
+    try pane.send("u")
+    try expect(pane, "Favorite    yes")
+    try expect(pane, "undid favorite of Red Bow Tie")
+    try pane.send("u")
+    try expect(pane, "Rating      4/5")
+    try pane.send("q")
+    try expectEnded(pane, status: 0)
+
+    // The wear went through the store as `wear` does: in the history, and in the undo
+    // log under the user's name, where the undo command finds it.
+    let history = try bowtie(["history", "R"], store: store)
+    #expect(history.stdout.split(separator: "\n").count == 2, "\(history)")
+    let undone = try bowtie(["undo"], store: store, environment: ["BOWTIES_USER": "tester"])
+    #expect(undone.stdout.hasPrefix("undid wear of Red Bow Tie"), "\(undone)")
+    let red = try bowtie(["show", "R", "--json"], store: store).stdout
+    #expect(red.contains("\"timesWorn\" : 10"), "\(red)")
+  }
+
+  func showsHelp() throws {
+    try prepare()
+    let pane = try browse()
+    defer { pane.stop() }
+    try expect(pane, "Red Bow Tie")
+    try pane.send("?")
+    let screen = try expect(pane, "undo your last change")
+    #expect(screen.contains("find a tie"))
+    try pane.send("x", literally: true)
+    try expect(pane, "Times worn")
+    try pane.send("q")
+    try expectEnded(pane, status: 0)
+  }
+
+  func showsAnotherProcessChange() throws {
+    try prepare()
+    let pane = try browse()
+    defer { pane.stop() }
+    try expect(pane, "Times worn  10")
+    let started = Date()
+    let worn = try bowtie(["wear", "R"], store: store)
+    try #require(worn.status == 0, "\(worn)")
+    let (screen, after) = try pane.waitFor(timeout: 5) { $0.contains("Times worn  11") }
+    let shown = after.map { _ in Date().timeIntervalSince(started) }
+    #expect(shown != nil && shown! < 2, "shown after \(String(describing: shown)) s:\n\(screen)")
+    try pane.send("q")
+    try expectEnded(pane, status: 0)
+  }
+
+  func redrawsWhenResized() throws {
+    try prepare()
+    let pane = try browse(columns: 100, rows: 30)
+    defer { pane.stop() }
+    var screen = try expect(pane, "Red Bow Tie")
+    #expect(screen.contains("▀"), "the photo, in half-blocks:\n\(screen)")
+    try pane.resize(columns: 60, rows: 20)
+    screen = try pane.waitFor(timeout: 5) { !$0.contains("▀") && $0.contains("Red Bow Tie") }.screen
+    for figure in [
+      "Red Bow Tie", "Rating      4/5", "Times worn  10", "Last worn", "Favorite    yes",
+    ] {
+      #expect(screen.contains(figure), "at 60 × 20:\n\(screen)")
+    }
+    #expect(screen.split(separator: "\n", omittingEmptySubsequences: false).count <= 21)
+    #expect(screen.contains("q quit"), "\(screen)")
+    try pane.resize(columns: 100, rows: 30)
+    try pane.waitFor(timeout: 5) { $0.contains("▀") }
+    try pane.send("q")
+    try expectEnded(pane, status: 0)
+  }
+
+  func endsOnSignals() throws {
+    try prepare()
+    for (signal, status) in [(SIGTERM, Int32(143)), (SIGHUP, 129)] {
+      let pane = try browse()
+      defer { pane.stop() }
+      try expect(pane, "Red Bow Tie")
+      let pid = try #require(try pane.commandPID())
+      kill(pid, signal)
+      try expectEnded(pane, status: status)
+      #expect(!(try pane.screen()).contains("bowties:"), "a signal's end prints nothing")
+    }
+    let pane = try browse()
+    defer { pane.stop() }
+    try expect(pane, "Red Bow Tie")
+    try pane.send("C-c")
+    try expectEnded(pane, status: 130)
+  }
+
+  func refusesWithoutATerminal() throws {
+    try prepare()
+    let piped = try bowtie(["browse"], store: store)
+    #expect(piped.status == 64)
+    #expect(piped.stdout.isEmpty)
+    #expect(piped.stderr.split(separator: "\n").count == 1, "\(piped.stderr)")
+    #expect(piped.stderr.contains("show") && piped.stderr.contains("list"), "\(piped.stderr)")
+    for (environment, redirect, words) in [
+      ([:], " < /dev/null", "terminal"), (["TERM": "dumb"], "", "TERM=dumb"),
+      (["TERM": ""], "", "TERM"),
+    ] {
+      let pane = try browse(environment: environment, redirect: redirect)
+      defer { pane.stop() }
+      #expect(pane.exitStatus() == 64)
+      let screen = try expect(pane, "pane-done")
+      let lines = screen.split(separator: "\n").filter { $0.hasPrefix("bowties:") }
+      #expect(lines.count == 1 && lines[0].contains(words), "\(screen)")
+      #expect(screen.contains("show") && screen.contains("list"))
+    }
+  }
+
+  func endsWhenTheStoreGoesAway(removing: () throws -> Void, saying words: String) throws {
+    try prepare()
+    let pane = try browse()
+    defer { pane.stop() }
+    try expect(pane, "Red Bow Tie")
+    try removing()
+    #expect(pane.exitStatus() == 74)
+    let modes = pane.terminalModes()
+    #expect(modes.before == modes.after)
+    // Printed after the terminal was given back: on the main screen, which stays.
+    let screen = try expect(pane, "pane-done")
+    let lines = screen.split(separator: "\n").filter { $0.hasPrefix("bowties:") }
+    #expect(lines.count == 1 && lines[0].contains(words), "\(screen)")
+  }
+
+  func honoursNoColor() throws {
+    try prepare()
+    let colored = try browse()
+    defer { colored.stop() }
+    try expect(colored, "Red Bow Tie")
+    #expect(try colored.screen(escapes: true).contains("48;2;239;48;36"), "the swatch")
+    try colored.send("q")
+    try expectEnded(colored, status: 0)
+
+    let plain = try browse(environment: ["NO_COLOR": "1"])
+
+    defer { plain.stop() }
+    try expect(plain, "Red Bow Tie")
+    let screen = try plain.screen(escapes: true)
+    for color in ["38;2;", "48;2;", "38;5;", "48;5;"] {
+      #expect(!screen.contains(color), "NO_COLOR, yet \(color):\n\(screen)")
+    }
+    #expect(!screen.contains("▀"))
+    #expect(try plain.screen().contains("#EF3024"))
+    try plain.send("q")
+    try expectEnded(plain, status: 0)
+  }
+}
+
+@Suite(
+  "browse on a SQLite store, in tmux",
+  .enabled(if: TmuxPane.isAvailable, "tmux is not installed (scripts/install-packages test)"))
+struct BrowseSQLiteTests {
+  let bowtie = Bowtie()
+  var scenarios: BrowseScenarios { BrowseScenarios(bowtie: bowtie, store: bowtie.store) }
+
+  @Test("opens on R with its figures and the keys, and q quits 0 printing nothing")
+  func opens() throws { try scenarios.opensOnTheFirstTieAndQuits() }
+
+  @Test("Left, Right, Tab, Shift-Tab, Home and End move between ties")
+  func moves() throws { try scenarios.movesBetweenTies() }
+
+  @Test("/ finds a tie as a TIE argument does, and says why it found none")
+  func finds() throws { try scenarios.findsATie() }
+
+  @Test("w, r (refused values asked again), f and u change the store as the commands do")
+  func changes() throws { try scenarios.wearsRatesFavorsAndUndoes() }
+
+  @Test("? shows the keys")
+  func help() throws { try scenarios.showsHelp() }
+
+  @Test("another process's wear shows within 2 seconds, no key pressed")
+  func live() throws { try scenarios.showsAnotherProcessChange() }
+
+  @Test("a resize redraws; at 60 × 20 the details stay, without the photo")
+  func resize() throws { try scenarios.redrawsWhenResized() }
+
+  @Test("SIGTERM 143, SIGHUP 129, Ctrl-C 130, the terminal's modes as they were")
+  func signals() throws { try scenarios.endsOnSignals() }
+
+  @Test("without a terminal, or with TERM dumb or unset: 64, one line naming show and list")
+  func noTerminal() throws { try scenarios.refusesWithoutATerminal() }
+
+  @Test("NO_COLOR: no color, no photo; the details and the hex code")
+  func noColor() throws { try scenarios.honoursNoColor() }
+
+  @Test("the store file removed: 74, one line after the terminal is given back")
+  func storeRemoved() throws {
+    try scenarios.endsWhenTheStoreGoesAway(
+      removing: { try FileManager.default.removeItem(atPath: bowtie.store) },
+      saying: "it was removed")
+  }
+
+  @Test(
+    "no terminfo database: the built-in entry for tmux-256color; an unknown TERM refused",
+    .enabled(if: geteuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare"))
+  )
+  func withoutTerminfo() throws {
+    try scenarios.prepare()
+    // A mount namespace where every terminfo folder is empty.
+    func command(_ term: String) -> String {
+      let hide = ["/etc/terminfo", "/lib/terminfo", "/usr/share/terminfo"]
+        .map { "mount -t tmpfs none \($0)" }.joined(separator: " && ")
+      return
+        "unshare -m sh -c \(TmuxPane.quote("\(hide) && TERM=\(term) exec \(TmuxPane.quote(Bowtie.binary.path)) browse --store \(TmuxPane.quote(bowtie.store))"))"
+    }
+    let pane = try TmuxPane(command("tmux-256color"), in: bowtie.folder)
+    defer { pane.stop() }
+    let screen = try pane.waitFor("Red Bow Tie").screen
+    #expect(screen.contains("[R]"), "\(screen)")
+    try pane.send("Right")
+    try pane.waitFor("[O]")
+    try pane.send("q")
+    #expect(pane.exitStatus() == 0)
+    let modes = pane.terminalModes()
+    #expect(modes.before == modes.after)
+
+    let unknown = try TmuxPane(command("xterm-kitty"), in: bowtie.folder)
+
+    defer { unknown.stop() }
+    #expect(unknown.exitStatus() == 64)
+    let refusal = try unknown.waitFor("pane-done").screen
+    #expect(refusal.contains("TERM=xterm-kitty is not in the terminfo database"), "\(refusal)")
+  }
+}
+
+@Suite(
+  "browse on a PostgreSQL store, in tmux",
+  .enabled(if: TmuxPane.isAvailable, "tmux is not installed (scripts/install-packages test)"),
+  .enabled(
+    if: PostgresTestServer.shared != nil, Comment(rawValue: PostgresTestServer.unavailableReason)))
+struct BrowsePostgreSQLTests {
+  let bowtie = Bowtie()
+  let server = PostgresTestServer.shared!
+  let database: (uri: String, role: String, password: String)
+
+  init() throws {
+    database = try server.makeDatabase()
+  }
+
+  var scenarios: BrowseScenarios { BrowseScenarios(bowtie: bowtie, store: database.uri) }
+
+  @Test("opens on R with its figures and the keys, and q quits 0 printing nothing")
+  func opens() throws { try scenarios.opensOnTheFirstTieAndQuits() }
+
+  @Test("Left, Right, Tab, Shift-Tab, Home and End move between ties")
+  func moves() throws { try scenarios.movesBetweenTies() }
+
+  @Test("/ finds a tie as a TIE argument does, and says why it found none")
+  func finds() throws { try scenarios.findsATie() }
+
+  @Test("w, r (refused values asked again), f and u change the store as the commands do")
+  func changes() throws { try scenarios.wearsRatesFavorsAndUndoes() }
+
+  @Test("? shows the keys")
+  func help() throws { try scenarios.showsHelp() }
+
+  @Test("another machine's wear shows within 2 seconds, no key pressed")
+  func live() throws { try scenarios.showsAnotherProcessChange() }
+
+  @Test("a resize redraws; at 60 × 20 the details stay, without the photo")
+  func resize() throws { try scenarios.redrawsWhenResized() }
+
+  @Test("SIGTERM 143, SIGHUP 129, Ctrl-C 130, the terminal's modes as they were")
+  func signals() throws { try scenarios.endsOnSignals() }
+
+  @Test("without a terminal, or with TERM dumb or unset: 64, one line naming show and list")
+  func noTerminal() throws { try scenarios.refusesWithoutATerminal() }
+
+  @Test("the server ends the connection: 74, one line after the terminal is given back")
+  func connectionCut() throws {
+    let role = database.role
+    try scenarios.endsWhenTheStoreGoesAway(
+      removing: {
+        try server.superuser(
+          "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '\(role)' "
+            + "AND pid <> pg_backend_pid()")
+      },
+      saying: "connection to the server was lost")
+  }
+}

@@ -1,0 +1,190 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Every command that prints to stdout, run with stdout on a full disk (`/dev/full`) and on
+/// a pipe whose reader has gone (as `| head -1` leaves it): the first exits 73 with one line
+/// on stderr, the second ends quietly, killed by SIGPIPE as `cat` is (a shell shows 141).
+@Suite("Standard output that cannot be written")
+struct StandardOutputTests {
+  /// A command line, and what has to exist before it runs.
+  struct Command: CustomTestStringConvertible, Sendable {
+    var arguments: [String]
+    /// Ties the store needs (added first): `remove` removes one.
+    var needsSpareTie = false
+    /// A backup at `backup.sqlite` in the test's folder, for `restore`.
+    var needsBackup = false
+
+    var testDescription: String { arguments.joined(separator: " ") }
+  }
+
+  /// Each command that writes stdout, in each of its ways to write it. `{folder}` is the
+  /// test's folder.
+  static let commands: [Command] =
+    [
+      ["seed"], ["seed", "--json"], ["seed", "--dry-run"], ["seed", "--dry-run", "--json"],
+      ["show", "R"], ["show", "R", "--json"], ["show", "R", "--image", "always"],
+      ["list"], ["list", "--json"], ["list", "--favorites"],
+      ["wear", "R"], ["wear", "R", "--json"],
+      ["rate", "R", "4"], ["rate", "R", "4", "--json"],
+      ["favorite", "R"], ["favorite", "R", "--json"],
+      ["history"], ["history", "--json"], ["history", "R"],
+      ["undo"], ["undo", "--json"],
+      ["suggest"], ["suggest", "--json"],
+      ["report"], ["report", "--format", "json"], ["report", "--format", "html"],
+      ["report", "--format", "json", "--all"],
+      ["add", "--name", "Spare Bow Tie"], ["add", "--name", "Spare Bow Tie", "--json"],
+      ["edit", "R", "--name", "Red Bow Tie"], ["edit", "R", "--name", "Red Bow Tie", "--json"],
+      ["photo", "R", "--output", "-"], ["photo", "R", "--output", "{folder}/photos/", "--force"],
+      ["export"], ["export", "--format", "json"], ["export", "--format", "csv"],
+      ["export", "--format", "plist", "--binary"],
+      ["export", "--output", "{folder}/export/", "--force"],
+      ["doctor"], ["doctor", "--json"],
+      ["backup", "{folder}/copy.sqlite", "--force"],
+      ["backup", "{folder}/copy.sqlite", "--force", "--json"],
+      ["--help"], ["--version"], ["list", "--help"], ["help", "report"],
+    ].map { Command(arguments: $0) } + [
+      Command(arguments: ["remove", "S", "--yes"], needsSpareTie: true),
+      Command(arguments: ["remove", "S", "--yes", "--json"], needsSpareTie: true),
+      Command(arguments: ["restore", "{folder}/backup.sqlite", "--yes"], needsBackup: true),
+      Command(
+        arguments: ["restore", "{folder}/backup.sqlite", "--yes", "--json"], needsBackup: true),
+    ]
+
+  /// Where the command's stdout goes.
+  enum Destination {
+    /// `/dev/full`: every write fails with ENOSPC.
+    case fullDisk
+    /// A pipe whose reading end is closed: every write fails with EPIPE, or kills.
+    case closedPipe
+  }
+
+  @Test("a full disk: exit 73 and one line on stderr", arguments: commands)
+  func fullDisk(_ command: Command) throws {
+    let bowtie = try prepared(for: command)
+    defer { bowtie.remove() }
+    let result = try run(command, in: bowtie, stdout: .fullDisk)
+    #expect(result.status == 73 && result.reason == .exit, "\(result)")
+    #expect(result.stderr == "bowties: cannot write standard output: no space left on device\n")
+  }
+
+  @Test("a closed pipe: ended by SIGPIPE as cat is, quietly, the store closed", arguments: commands)
+  func closedPipe(_ command: Command) throws {
+    let bowtie = try prepared(for: command)
+    defer { bowtie.remove() }
+    let result = try run(command, in: bowtie, stdout: .closedPipe)
+    let cat = try run(["/bin/cat", "/etc/passwd"], in: bowtie, stdout: .closedPipe)
+    #expect(cat.reason == .uncaughtSignal && cat.status == SIGPIPE)
+    #expect(result.reason == cat.reason && result.status == cat.status, "\(result)")
+    #expect(result.stderr == "")
+    // The store was closed before the end, as after any failure: SQLite's log is gone.
+    #expect(!FileManager.default.fileExists(atPath: bowtie.store + "-wal"))
+  }
+
+  /// What a shell shows: `bowties list | head -n 1` ends as `yes | head -n 1` does (as `cat`
+  /// would, with more lines than a pipe holds), 141 in PIPESTATUS.
+  @Test("under a shell, a closed pipe's status is cat's: 141")
+  func shellStatus() throws {
+    let bowtie = Bowtie()
+    defer { bowtie.remove() }
+    try bowtie("seed")
+    // A hundred thousand ties' lines overflow any pipe buffer, so the write that meets the
+    // closed pipe comes before the end whenever head closes it.
+    try bowtie.sqlite(
+      """
+      WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 99999)
+      INSERT INTO bowTie (id, name, canonicalName, searchKey, canonicalKey, rating, timesWorn,
+        isFavorite, wearsBeforeHistory)
+      SELECT printf('%08X-0000-4000-8000-%012X', i, i), 'Tie ' || i, 'tie ' || i, 'K' || i,
+        'k' || i, 3, 0, 0, 0 FROM n;
+      """)
+    let script = """
+      "$@" --store "$STORE" | head -n 1 >/dev/null; echo "${PIPESTATUS[0]}"
+      yes | head -n 1 >/dev/null; echo "${PIPESTATUS[0]}"
+      """
+    for arguments in [["list"], ["list", "--json"], ["export", "--format", "json"]] {
+      let result = try bowtie.run(
+        "/usr/bin/env",
+        ["--default-signal=PIPE", "/bin/bash", "-c", script, "bash", Bowtie.binary.path]
+          + arguments,
+        environment: ["STORE": bowtie.store])
+      let statuses = result.stdout.split(separator: "\n")
+      #expect(statuses.count == 2 && statuses[0] == statuses[1], "\(arguments): \(result)")
+      #expect(statuses.first == "141")
+      #expect(result.stderr == "")
+    }
+  }
+
+  // MARK: - Running
+
+  struct Outcome: CustomStringConvertible {
+    var status: Int32
+    var reason: Process.TerminationReason
+    var stderr: String
+
+    var description: String {
+      "status \(status) (\(reason.rawValue)), stderr \(stderr.debugDescription)"
+    }
+  }
+
+  /// A store with the sample ties, and what `command` needs.
+  private func prepared(for command: Command) throws -> Bowtie {
+    let bowtie = Bowtie()
+    try bowtie("seed")
+    try bowtie("wear", "R")
+    if command.needsSpareTie { try bowtie("add", "--name", "Spare", "--key", "S") }
+    if command.needsBackup {
+      try bowtie("backup", bowtie.folder.appendingPathComponent("backup.sqlite").path)
+    }
+    return bowtie
+  }
+
+  private func run(_ command: Command, in bowtie: Bowtie, stdout: Destination) throws -> Outcome {
+    let arguments = command.arguments.map {
+      $0.replacingOccurrences(of: "{folder}", with: bowtie.folder.path)
+    }
+    let withStore = arguments.first.map { !$0.hasPrefix("-") && $0 != "help" } ?? false
+    return try run(
+      [Bowtie.binary.path] + arguments + (withStore ? ["--store", bowtie.store] : []),
+      in: bowtie, stdout: stdout)
+  }
+
+  /// Runs `arguments` with stdout at `destination`, stdin empty and stderr collected.
+  private func run(_ arguments: [String], in bowtie: Bowtie, stdout destination: Destination)
+    throws -> Outcome
+  {
+    let process = Process()
+    // SIGPIPE as a shell started from a terminal has it, whatever this test process does
+    // with it (the PostgreSQL tests' NIO ignores it, and a child inherits that).
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["--default-signal=PIPE"] + arguments
+    process.currentDirectoryURL = bowtie.folder
+    process.environment = [
+      "PATH": "/usr/bin:/bin", "HOME": bowtie.folder.path, "LANG": "C", "TZ": "UTC",
+      "BOWTIES_IMAGE_PROTOCOL": "halfblocks",
+    ]
+    switch destination {
+    case .fullDisk:
+      process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: "/dev/full"))
+    case .closedPipe:
+      // The reading end is closed before the child starts, so it inherits none: no reader
+      // exists, whatever the timing.
+      var ends: [Int32] = [0, 0]
+      #expect(pipe(&ends) == 0)
+      close(ends[0])
+      process.standardOutput = FileHandle(fileDescriptor: ends[1], closeOnDealloc: true)
+    }
+    let errors = Pipe()
+    process.standardError = errors
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    let collected = ErrorCollector(errors.fileHandleForReading)
+    process.waitUntilExit()
+    return Outcome(
+      status: process.terminationStatus, reason: process.terminationReason,
+      stderr: String(decoding: collected.wait(), as: UTF8.self))
+  }
+}
