@@ -32,6 +32,9 @@ Each returns the archive's bytes (a binary property list). Run as a script, it w
 fixture of FIXTURES into a folder:
 
   scripts/make-color-archives.py [--out DIR]   (default Tests/Fixtures/ColorArchives)
+  scripts/make-color-archives.py --check       compare with the tracked fixtures, and with
+                                               their copies in Fuzz/Corpus/color-archive/
+                                               (named without .bplist); exit 1 on a difference
 """
 
 import argparse
@@ -349,7 +352,27 @@ def main():
     parser.add_argument(
         "--out", default=os.path.join(root, "Tests", "Fixtures", "ColorArchives"),
         help="where to write the fixtures (default: Tests/Fixtures/ColorArchives)")
+    parser.add_argument(
+        "--check", action="store_true",
+        help="compare the archives with the tracked fixtures and the fuzz corpus's copies")
     args = parser.parse_args()
+    if args.check:
+        corpus = os.path.join(root, "Fuzz", "Corpus", "color-archive")
+        differences = []
+        for name, (data, _) in sorted(FIXTURES.items()):
+            for path in (os.path.join(args.out, name + ".bplist"), os.path.join(corpus, name)):
+                try:
+                    with open(path, "rb") as tracked:
+                        if tracked.read() != data:
+                            differences.append(f"{path} differs")
+                except FileNotFoundError:
+                    differences.append(f"{path} is missing")
+        for difference in differences:
+            print(f"make-color-archives: {difference}", file=sys.stderr)
+        if differences:
+            print("make-color-archives: run scripts/make-color-archives.py, and copy the "
+                  "archives into Fuzz/Corpus/color-archive/, to remake them", file=sys.stderr)
+        sys.exit(1 if differences else 0)
     os.makedirs(args.out, exist_ok=True)
     for name, (data, _) in sorted(FIXTURES.items()):
         with open(os.path.join(args.out, name + ".bplist"), "wb") as out:

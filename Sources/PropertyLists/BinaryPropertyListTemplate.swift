@@ -21,8 +21,28 @@ public struct BinaryPropertyListTemplate: Sendable {
   /// The bytes between the slots: one more part than there are slots, the first starting
   /// with the header, the last ending where the offset table starts.
   private let parts: [[UInt8]]
-  /// The value the template was made with in each slot, in the order of the document.
-  private let examples: [PropertyListValue]
+  /// The kind of value each slot holds, in the order of the document. Kinds, not the
+  /// example values: a template lives as long as the process, and a `Data` kept in it is
+  /// one LeakSanitizer cannot see is held (its reference carries the enum's tag bits), so
+  /// the fuzz targets reported it as leaked.
+  private let kinds: [SlotKind]
+
+  /// What a slot may hold: the scalars whose bytes ``values(in:)`` reads back.
+  private enum SlotKind {
+    case bool, integer, real, real32, data, string
+
+    init?(of value: PropertyListValue) {
+      switch value {
+      case .bool: self = .bool
+      case .integer: self = .integer
+      case .real: self = .real
+      case .real32: self = .real32
+      case .data: self = .data
+      case .string(let text) where text.utf8.allSatisfy({ $0 < 0x80 }): self = .string
+      case .string, .date, .uid, .array, .dictionary, .null: return nil
+      }
+    }
+  }
   /// For each slot in the document's order, its position in the caller's list.
   private let order: [Int]
   /// Where each object starts in the example document.
@@ -39,13 +59,13 @@ public struct BinaryPropertyListTemplate: Sendable {
   public init?(_ value: PropertyListValue, slots: [[PathComponent]]) {
     var writer = BinaryPropertyListWriter()
     let layout = writer.layOut(value)
-    var found: [(object: Int, slot: Int, example: PropertyListValue)] = []
+    var found: [(object: Int, slot: Int, example: PropertyListValue, kind: SlotKind)] = []
     for (slot, path) in slots.enumerated() {
       guard let object = BinaryPropertyListWriter.objectNumber(at: path, in: value),
-        let example = Self.value(at: path, in: value), Self.isSlotKind(example),
+        let example = Self.value(at: path, in: value), let kind = SlotKind(of: example),
         !found.contains(where: { $0.object == object })
       else { return nil }
-      found.append((object, slot, example))
+      found.append((object, slot, example, kind))
     }
     found.sort { $0.object < $1.object }
     var parts: [[UInt8]] = []
@@ -61,7 +81,7 @@ public struct BinaryPropertyListTemplate: Sendable {
     }
     parts.append(Array(layout.bytes[position..<layout.tableOffset]))
     self.parts = parts
-    examples = found.map(\.example)
+    kinds = found.map(\.kind)
     order = found.map(\.slot)
     objectOffsets = layout.objectOffsets
     slotObjects = found.map(\.object)
@@ -101,7 +121,7 @@ public struct BinaryPropertyListTemplate: Sendable {
     for (index, slot) in order.enumerated() {
       guard Self.matches(parts[index], bytes, at: position) else { return nil }
       position += parts[index].count
-      guard let (value, length) = Self.scalar(like: examples[index], in: bytes, at: position)
+      guard let (value, length) = Self.scalar(of: kinds[index], in: bytes, at: position)
       else { return nil }
       found[slot] = value
       lengths.append(length)
@@ -229,11 +249,11 @@ public struct BinaryPropertyListTemplate: Sendable {
     }
   }
 
-  /// The scalar of `example`'s kind at `position`, and how many bytes it takes, when those
-  /// bytes are the ones the writer writes for it (no longer form of a count or an integer);
-  /// nil otherwise.
+  /// The scalar of `kind` at `position`, and how many bytes it takes, when those bytes are
+  /// the ones the writer writes for it (no longer form of a count or an integer); nil
+  /// otherwise.
   private static func scalar(
-    like example: PropertyListValue, in bytes: UnsafeRawBufferPointer, at position: Int
+    of kind: SlotKind, in bytes: UnsafeRawBufferPointer, at position: Int
   ) -> (PropertyListValue, Int)? {
     guard position < bytes.count else { return nil }
     let marker = bytes[position]
@@ -260,7 +280,7 @@ public struct BinaryPropertyListTemplate: Sendable {
       else { return nil }
       return (Int(count), position + 1 + length)
     }
-    switch example {
+    switch kind {
     case .bool:
       guard marker == 0x08 || marker == 0x09 else { return nil }
       return (.bool(marker == 0x09), 1)
@@ -288,17 +308,6 @@ public struct BinaryPropertyListTemplate: Sendable {
       else { return nil }
       let text = String(decoding: bytes[start..<(start + length)], as: UTF8.self)
       return (.string(text), start + length - position)
-    default:
-      return nil
-    }
-  }
-
-  /// What a slot may hold: the scalars whose bytes ``values(in:)`` reads back.
-  private static func isSlotKind(_ value: PropertyListValue) -> Bool {
-    switch value {
-    case .bool, .integer, .real, .real32, .data: true
-    case .string(let text): text.utf8.allSatisfy { $0 < 0x80 }
-    case .date, .uid, .array, .dictionary, .null: false
     }
   }
 

@@ -32,9 +32,13 @@ let sampleStore: BowTieStore = {
   must("storing UIKit's and AppKit's colors") {
     try store.write { connection, _ in
       for (key, name) in archives {
+        // A blob literal, not a bound Data: the connection's cached statement would keep
+        // its last arguments for the process's life, where LeakSanitizer cannot see the
+        // reference a Data keeps tagged in its enum, and reports it as leaked.
         let archive = try Data(contentsOf: corpus.appendingPathComponent(name))
+        let literal = "X'" + archive.map { String(format: "%02X", $0) }.joined() + "'"
         try connection.execute(
-          "UPDATE bowTie SET tintColor = ? WHERE searchKey = ?", [archive, key])
+          "UPDATE bowTie SET tintColor = \(literal) WHERE searchKey = ?", [key])
       }
     }
   }
