@@ -38,7 +38,7 @@ let sampleStore: BowTieStore = {
         let archive = try Data(contentsOf: corpus.appendingPathComponent(name))
         let literal = "X'" + archive.map { String(format: "%02X", $0) }.joined() + "'"
         try connection.execute(
-          "UPDATE bowTie SET tintColor = \(literal) WHERE searchKey = ?", [key])
+          "UPDATE bowTie SET tintColor = \(sql: literal) WHERE searchKey = \(key)")
       }
     }
   }
