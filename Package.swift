@@ -37,7 +37,7 @@ let package = Package(
     .target(
       name: "BowTiePostgres",
       dependencies: [
-        "BowTieKit",
+        "BowTieKit", "TextOutput",
         .product(name: "PostgresNIO", package: "postgres-nio"),
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOPosix", package: "swift-nio"),
@@ -48,6 +48,9 @@ let package = Package(
     // Property lists and keyed archives: one value type, the XML (Expat) and binary readers
     // and writers, and the strict NSKeyedArchiver-format codec. Knows nothing of ties.
     .target(name: "PropertyLists", dependencies: ["CExpat"]),
+    // The report and the suggestions: what a store's summary queries say, rendered in each
+    // format. Reads the store through BowTieKit's public API; knows nothing of engines.
+    .target(name: "BowTieReports", dependencies: ["BowTieKit", "PropertyLists", "TextOutput"]),
     // Bytes out: a file descriptor's stream that reports every failed write, and the one
     // JSON writer of long arrays. Knows nothing of ties; the store, the reports, the export
     // and the command line all write through it.
@@ -89,7 +92,7 @@ let package = Package(
     .target(
       name: "BowtiesCLI",
       dependencies: [
-        "BowTieKit", "TerminalImage", "TerminalUI", "ImageCodecs", "TextOutput",
+        "BowTieKit", "BowTieReports", "TerminalImage", "TerminalUI", "ImageCodecs", "TextOutput",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
@@ -107,7 +110,8 @@ let package = Package(
     // A PostgreSQL server in a temporary folder, for the tests of both engines.
     .target(name: "PostgresTestSupport", path: "Tests/PostgresTestSupport"),
     .testTarget(
-      name: "BowTieKitTests", dependencies: ["BowTieKit", "PropertyLists", "TextOutput"]),
+      name: "BowTieKitTests",
+      dependencies: ["BowTieKit", "BowTieReports", "PropertyLists", "TextOutput"]),
     .testTarget(name: "PropertyListsTests", dependencies: ["PropertyLists"]),
     .testTarget(name: "TextOutputTests", dependencies: ["TextOutput"]),
     .testTarget(

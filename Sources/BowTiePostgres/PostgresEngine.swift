@@ -1,5 +1,6 @@
 import BowTieKit
 import Foundation
+import TextOutput
 
 #if canImport(Glibc)
   import Glibc
@@ -53,7 +54,10 @@ public final class PostgresEngine: StoreEngine, @unchecked Sendable {
     }
     let settings = try PostgresSettings.read(uri, environment: variables)
     for warning in settings.warnings {
-      FileHandle.standardError.write(Data("bowties: warning: \(warning)\n".utf8))
+      // As every other message: its control characters made visible, and a failed write to
+      // stderr dropped (FileHandle's `write` traps on one).
+      var line = "bowties: warning: \(warning.withVisibleControlCharacters)\n"
+      _ = line.withUTF8 { DescriptorOutputStream.writeAll(UnsafeRawBufferPointer($0), to: 2) }
     }
     let session = try PostgresSession.connect(
       settings, busyTimeout: try BowTieStore.defaultBusyTimeout)

@@ -1,9 +1,11 @@
 import Foundation
 import FoundationXML
 import Testing
+import TextOutput
 
 @testable import BowTieKit
 @testable import PropertyLists
+@testable import BowTieReports
 
 /// A hand-built report: seven ties, one never worn, one without a color, one whose name
 /// has everything a format must escape, a month without wears, and every section filled.
@@ -596,8 +598,8 @@ struct ReportRenderingTests {
   @Test("the CSV test parser itself handles quotes, commas and line breaks")
   func csvParser() {
     #expect(parseCSV("a,\"b,\"\"c\"\"\nd\",\n") == [["a", "b,\"c\"\nd", ""]])
-    #expect(CSVReport.field("plain") == "plain")
-    #expect(CSVReport.field("a \"b\", c") == "\"a \"\"b\"\", c\"")
+    #expect(CSV.field("plain") == "plain")
+    #expect(CSV.field("a \"b\", c") == "\"a \"\"b\"\", c\"")
   }
 }
 

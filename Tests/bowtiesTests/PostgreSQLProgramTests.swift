@@ -30,6 +30,30 @@ struct PostgreSQLProgramTests {
     }
   }
 
+  /// A warning from reading the connection settings (here, a password file others may
+  /// read) goes out as every message does, and a closed stderr does not stop the command.
+  @Test("a settings warning is one line on stderr, and a closed stderr ends nothing")
+  func settingsWarning() throws {
+    let bowtie = Bowtie()
+    defer { bowtie.remove() }
+    let passwords = bowtie.folder.appendingPathComponent(".pgpass")
+    try Data("*:*:*:*:secret\n".utf8).write(to: passwords)
+    chmod(passwords.path, 0o644)
+    let store = "postgresql://u@127.0.0.1:1/d?connect_timeout=2"
+    let result = try bowtie.run(Bowtie.binary.path, ["show", "R", "--store", store])
+    #expect(result.status == 74)
+    #expect(
+      result.stderr
+        == "bowties: warning: the password file \(passwords.path) is ignored: others may read "
+        + "it; make it private with chmod 600 \(passwords.path)\n"
+        + "bowties: cannot use the store \(store): cannot connect to 127.0.0.1 port 1: "
+        + "connection refused\n")
+    let closed = try bowtie.run(
+      "/bin/sh", ["-c", "exec \"$0\" show R --store \"$1\" 2>&-", Bowtie.binary.path, store])
+    #expect(closed.status == 74)
+    #expect(closed.stdout.isEmpty)
+  }
+
   @Test("installed as make install lays it out: bin/bowties, libexec/bowties/bowties-postgresql")
   func installedLayout() throws {
     let bowtie = Bowtie()

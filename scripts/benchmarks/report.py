@@ -41,8 +41,8 @@ every other round, after one untimed warm-up round; medians are printed. Peak RS
 from separate runs under /usr/bin/time -f %M (median of 3; 1 for list --json). Every side
 runs with TZ set (--tz), LANG=C and --as-of 2026-11-21.
 
-What the sqlite3 side runs, in one sqlite3 -json process, is SummarySQL.swift's SQL with
-the values bowties binds set as .parameter values (the as-of day, the date-modifier that
+What the sqlite3 side runs, in one sqlite3 -json process, is the SQL of
+Sources/BowTieReports/ReportSQL.swift with the values bowties binds set as .parameter values (the as-of day, the date-modifier that
 moves a stored instant into the time zone, the stale threshold, the list limit, each
 month's bounds):
   report --format json   in one transaction: the counts (one pass over bowTie); the ten

@@ -291,7 +291,7 @@ public struct Exporter: Sendable {
       tie.price.map(BowTie.priceText) ?? "", tie.currency ?? "", tie.tintColor?.hex ?? "",
       String(item.photo?.count ?? 0),
     ]
-    return fields.map(CSVReport.field).joined(separator: ",")
+    return fields.map(CSV.field).joined(separator: ",")
   }
 
   /// `R.png` (or `R.jpg` for a JPEG) from the search key when it makes a safe file name

@@ -173,7 +173,7 @@ extension BowTie {
     _ = try colorTransformer()
   }
 
-  static func colorTransformer() throws(BowTieError) -> ColorAttributeTransformer {
+  package static func colorTransformer() throws(BowTieError) -> ColorAttributeTransformer {
     let name = tintColorTransformerName
     guard let transformer = ValueTransformer.valueTransformer(forName: name) else {
       throw .transformerNotRegistered(name.rawValue)
@@ -191,8 +191,8 @@ extension BowTie {
 /// Dates as stored: ISO 8601 UTC text with milliseconds ("2026-11-21T08:00:00.000Z"),
 /// readable in the sqlite3 shell and ordered as text. Formatted with the C library
 /// rather than DateFormatter, whose ICU set-up would slow every command's start.
-enum StorageDate {
-  static func format(_ date: Date) -> String {
+package enum StorageDate {
+  package static func format(_ date: Date) -> String {
     var seconds = date.timeIntervalSince1970
     var millis = Int((seconds - seconds.rounded(.down)) * 1000 + 0.5)
     seconds.round(.down)
@@ -205,7 +205,7 @@ enum StorageDate {
 
   /// Parses what ``format(_:)`` writes, and the plainer forms other tools write
   /// ("2026-11-21 08:00:00", "2026-11-21T08:00:00Z").
-  static func parse(_ text: String) throws(BowTieError) -> Date {
+  package static func parse(_ text: String) throws(BowTieError) -> Date {
     if let date = parseStored(text) ?? ISO8601.parse(text) { return date }
     throw .storeUnreadable(path: "", reason: "a row's date '\(text)' cannot be read")
   }
@@ -215,7 +215,7 @@ extension StorageDate {
   /// What ``format(_:)`` writes, "2026-11-21T08:00:00.000Z" (or without the milliseconds),
   /// read without the general parser: `history` reads one for each of millions of wears.
   /// Nil for anything else, which ``ISO8601/parse(_:)`` reads; the same date when both do.
-  static func parseStored(_ text: String) -> Date? {
+  package static func parseStored(_ text: String) -> Date? {
     var text = text
     return text.withUTF8 { bytes -> Date? in
       guard bytes.count == 24 || bytes.count == 20, bytes[bytes.count - 1] == UInt8(ascii: "Z")

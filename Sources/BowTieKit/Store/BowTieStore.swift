@@ -64,12 +64,12 @@ public struct BowTieStore: Sendable {
     try engine.close()
   }
 
-  var dialect: any SQLDialect { engine.dialect }
+  package var dialect: any SQLDialect { engine.dialect }
 
   // MARK: - Access
 
   /// Runs a read in one consistent snapshot.
-  func read<T>(_ body: (any SQLConnection) throws -> T) throws(BowTieError) -> T {
+  package func read<T>(_ body: (any SQLConnection) throws -> T) throws(BowTieError) -> T {
     do {
       return try engine.read(body)
     } catch {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import BowTieKit
+import BowTieReports
 import Foundation
 
 extension Bowties {

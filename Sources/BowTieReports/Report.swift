@@ -1,3 +1,4 @@
+import BowTieKit
 import Foundation
 
 /// What `bowties report` says about a wardrobe on a given day: the data, independent of

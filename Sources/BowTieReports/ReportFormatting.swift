@@ -1,3 +1,4 @@
+import BowTieKit
 import Foundation
 
 /// What the formats for people share, so that text, Markdown and HTML word and scale

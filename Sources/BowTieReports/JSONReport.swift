@@ -1,3 +1,4 @@
+import BowTieKit
 import Foundation
 import PropertyLists
 import TextOutput

@@ -1,3 +1,4 @@
+import BowTieKit
 import Foundation
 
 /// The plain-text report: what cron mails by default, so it is plain UTF-8 with no ANSI

@@ -1,3 +1,4 @@
+import BowTieKit
 import Foundation
 
 /// The HTML report: one standalone HTML5 document for a mail client, which loads nothing

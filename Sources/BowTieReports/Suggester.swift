@@ -1,3 +1,4 @@
+import BowTieKit
 import Foundation
 
 /// Picks the tie to wear next.
@@ -6,7 +7,7 @@ import Foundation
 /// tie never worn counts as not worn for ``neverWornDays``. The tie worn most recently is
 /// never suggested. Ties with equal scores go in R O Y G B I V order, so the choice is
 /// the same for the same store and the same day. One query scores, orders and limits
-/// them (``SummarySQL/suggestions(_:_:neverWornDays:limit:)``), whatever the number of ties.
+/// them (``ReportSQL/suggestions(_:_:neverWornDays:limit:)``), whatever the number of ties.
 public enum Suggester {
   /// How long a never-worn tie counts as unworn.
   public static let neverWornDays = 365
@@ -19,12 +20,12 @@ public enum Suggester {
     return try store.read { db in try suggestions(db, days: days, count: count) }
   }
 
-  /// The suggestions ``SummarySQL/suggestions(_:_:neverWornDays:limit:)`` gives, days
+  /// The suggestions ``ReportSQL/suggestions(_:_:neverWornDays:limit:)`` gives, days
   /// counted as `days` says.
-  static func suggestions(_ db: any SQLConnection, days: SummarySQL.Days, count: Int) throws
+  static func suggestions(_ db: any SQLConnection, days: ReportSQL.Days, count: Int) throws
     -> [Report.Suggestion]
   {
-    let sql = SummarySQL.suggestions(
+    let sql = ReportSQL.suggestions(
       db.dialect, days, neverWornDays: neverWornDays, limit: Int64(max(0, count)))
     return try db.fetchAll(sql) { row in
       let tie = try Report.Tie(row: row)

@@ -1,6 +1,7 @@
+import BowTieKit
 import Foundation
 
-/// Fills a ``Report`` from a store, with the SQL of ``SummarySQL``: counts and totals are
+/// Fills a ``Report`` from a store, with the SQL of ``ReportSQL``: counts and totals are
 /// aggregates, each list an `ORDER BY … LIMIT`, so a store of a million ties makes a
 /// report in the memory of a small one.
 public struct ReportBuilder: Sendable {
@@ -62,7 +63,7 @@ public struct ReportBuilder: Sendable {
   private func build(_ db: any SQLConnection, _ parameters: Parameters, loadingLists: Bool)
     throws -> Report
   {
-    guard let counts = try db.fetchOne(SummarySQL.summary(staleBefore: parameters.staleBefore))
+    guard let counts = try db.fetchOne(ReportSQL.summary(staleBefore: parameters.staleBefore))
     else {
       throw BowTieError.storeUnreadable(path: "", reason: "the report's counts cannot be read")
     }
@@ -104,7 +105,7 @@ public struct ReportBuilder: Sendable {
   /// The values the report's SQL binds.
   struct Parameters {
     /// How days since a tie was worn are counted.
-    var days: SummarySQL.Days
+    var days: ReportSQL.Days
     /// The first instant a tie must have been worn since not to be stale.
     var staleBefore: String
     /// How many ties each list shows.
@@ -123,7 +124,7 @@ public struct ReportBuilder: Sendable {
   /// How ``SQLDialect/daysSinceWorn(asOfDay:dayShift:)`` counts days up to `asOf` in
   /// `calendar`'s time zone.
   static func days(asOf: Date, calendar: Calendar, dialect: any SQLDialect)
-    throws(BowTieError) -> SummarySQL.Days
+    throws(BowTieError) -> ReportSQL.Days
   {
     // A day as SQL writes it, on the Gregorian calendar whatever the locale prefers.
     var gregorian = Calendar(identifier: .gregorian)
@@ -131,7 +132,7 @@ public struct ReportBuilder: Sendable {
     let day = gregorian.dateComponents([.year, .month, .day], from: asOf)
     let asOfDay = String(
       format: "%04d-%02d-%02d", day.year ?? 0, day.month ?? 0, day.day ?? 0)
-    return SummarySQL.Days(
+    return ReportSQL.Days(
       asOfDay: asOfDay, dayShift: try dialect.dayShift(for: calendar.timeZone, at: asOf))
   }
 
@@ -145,7 +146,7 @@ public struct ReportBuilder: Sendable {
       let end = index + 1 < starts.count ? starts[index + 1] : endOfDay
       let wears =
         try db.fetchValue(
-          SummarySQL.wearsBetween(StorageDate.format(start), StorageDate.format(end)),
+          ReportSQL.wearsBetween(StorageDate.format(start), StorageDate.format(end)),
           as: Int.self) ?? 0
       let parts = calendar.dateComponents([.year, .month], from: start)
       let label = String(format: "%04d-%02d", parts.year ?? 0, parts.month ?? 0)
@@ -178,7 +179,7 @@ struct DatabaseTieSource: ReportTieSource {
 
   func widths(of list: Report.List) throws -> Report.Widths {
     var widths = Report.Widths()
-    try db.forEachRow(SummarySQL.listNames(sql(list))) { row in
+    try db.forEachRow(ReportSQL.listNames(sql(list))) { row in
       widths.include(
         key: try row.decode("searchKey"), name: try row.decode("name"), days: try row.decode("days")
       )
@@ -187,7 +188,7 @@ struct DatabaseTieSource: ReportTieSource {
   }
 
   private func sql(_ list: Report.List) -> SQL {
-    SummarySQL.list(
+    ReportSQL.list(
       list, db.dialect, parameters.days, staleBefore: parameters.staleBefore,
       limit: limited ? parameters.limit : nil)
   }
@@ -196,7 +197,7 @@ struct DatabaseTieSource: ReportTieSource {
 // MARK: - Database
 
 extension Report.Tie {
-  /// A row of ``SummarySQL/tieColumns(_:_:)``. A color that cannot be decoded is shown as
+  /// A row of ``ReportSQL/tieColumns(_:_:)``. A color that cannot be decoded is shown as
   /// none, as every listing shows it.
   init(row: any SQLRow) throws {
     func value<Value: SQLValueDecodable>(_ column: String) throws(BowTieError) -> Value {

@@ -1,3 +1,4 @@
+import BowTieKit
 import Foundation
 
 /// Turns a ``Report`` into the document `bowties report --format` writes.

@@ -1,5 +1,7 @@
+import BowTieKit
 import Foundation
 import PropertyLists
+import TextOutput
 
 /// The CSV report: one row per tie each list shows, under a header row, as RFC 4180 has
 /// it, except that lines end with LF alone rather than CRLF: the Unix convention the
@@ -35,7 +37,7 @@ enum CSVReport {
   static func write(
     _ report: Report, _ ties: some ReportTieSource, to output: inout some TextOutputStream
   ) throws {
-    output.write(header.map(field).joined(separator: ",") + "\n")
+    output.write(header.map(CSV.field).joined(separator: ",") + "\n")
     for list in Report.List.allCases {
       guard let total = report.list(list)?.total, total > 0 else { continue }
       var rank = 0
@@ -51,26 +53,8 @@ enum CSVReport {
           tie.lastWorn.map(ISO8601.formatUTC) ?? "", tie.daysSinceWorn.map(String.init) ?? "",
           tie.isFavorite ? "true" : "false", tie.color ?? "", status,
         ]
-        output.write(fields.map(field).joined(separator: ",") + "\n")
+        output.write(fields.map(CSV.field).joined(separator: ",") + "\n")
       }
     }
-  }
-
-  /// One field, quoted only when it must be. Control characters other than tabs and line breaks
-  /// become U+FFFD: no escape sequence reaches a terminal that shows the file.
-  static func field(_ text: String) -> String {
-    var scalars = String.UnicodeScalarView()
-    for scalar in text.unicodeScalars {
-      switch scalar.value {
-      case 0x09, 0x0A, 0x0D: scalars.append(scalar)
-      case 0x00...0x1F, 0x7F...0x9F: scalars.append("\u{FFFD}")
-      default: scalars.append(scalar)
-      }
-    }
-    let clean = String(scalars)
-    guard clean.unicodeScalars.contains(where: { ",\"\n\r".unicodeScalars.contains($0) }) else {
-      return clean
-    }
-    return "\"" + clean.replacingOccurrences(of: "\"", with: "\"\"") + "\""
   }
 }

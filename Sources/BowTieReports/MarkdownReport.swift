@@ -1,3 +1,4 @@
+import BowTieKit
 import Foundation
 
 /// The Markdown report: CommonMark, with GitHub-style tables for the tie lists, and the
