@@ -115,7 +115,8 @@ let package = Package(
     .testTarget(name: "PropertyListsTests", dependencies: ["PropertyLists"]),
     .testTarget(name: "TextOutputTests", dependencies: ["TextOutput"]),
     .testTarget(
-      name: "BowTiePostgresTests", dependencies: ["BowTiePostgres", "PostgresTestSupport"]),
+      name: "BowTiePostgresTests",
+      dependencies: ["BowTiePostgres", "PostgresTestSupport", "PropertyLists"]),
     .testTarget(name: "TerminalImageTests", dependencies: ["TerminalImage", "ImageCodecs"]),
     .testTarget(name: "ImageCodecsTests", dependencies: ["ImageCodecs"]),
     .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI"]),
