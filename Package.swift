@@ -97,7 +97,8 @@ let package = Package(
     .testTarget(name: "BowTieKitTests", dependencies: ["BowTieKit", "PropertyLists"]),
     .testTarget(name: "PropertyListsTests", dependencies: ["PropertyLists"]),
     .testTarget(
-      name: "BowTiePostgresTests", dependencies: ["BowTiePostgres", "PostgresTestSupport"]),
+      name: "BowTiePostgresTests",
+      dependencies: ["BowTiePostgres", "PostgresTestSupport", "PropertyLists"]),
     .testTarget(name: "TerminalImageTests", dependencies: ["TerminalImage", "ImageCodecs"]),
     .testTarget(name: "ImageCodecsTests", dependencies: ["ImageCodecs"]),
     .testTarget(
