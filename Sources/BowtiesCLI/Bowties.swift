@@ -1,5 +1,6 @@
 import ArgumentParser
 import BowTieKit
+import Foundation
 
 /// The `bowties` command: a thin shell over BowTieKit. Each subcommand lives in its
 /// own file under `Subcommands/`; errors become exit codes in `ExitStatus.swift`.
@@ -31,44 +32,41 @@ public struct Bowties: ParsableCommand {
 
   /// Runs the command line the process was given, and exits with its status.
   public static func main() {
-    // First, so that a command handed over costs this process as little as it can.
-    let arguments = Array(CommandLine.arguments.dropFirst())
-    PostgreSQLProgram.handOverIfNeeded(arguments)
-    StandardOutput.reportClosedPipes()
+    // First, so that a command handed over costs this process as little as it can; after
+    // the engines' claims, so that its store is found as every command finds it.
     PostgreSQLProgram.registerMissing()
+    let invocation = Invocation.current()
+    let address = invocation.storeAddress()
+    PostgreSQLProgram.handOverIfNeeded(invocation, address: address)
+    StandardOutput.reportClosedPipes()
     // As the app does in its delegate: the transformer is registered before any store opens.
     ColorAttributeTransformer.register()
+    // Kept until the process exits, with the stores it closed (CommandContext).
+    let context = CommandContext(knowing: address.map { (invocation.explicitStore, $0) })
     do {
-      try checkArgumentsAreUTF8()
-      var command = try command(for: arguments)
-      try command.run()
-      try StoreOptions.closeOpenedStores()
+      try invocation.checkUTF8()
+      if let command = try FastPath.command(invocation.arguments) {
+        try context.run(command)
+      } else {
+        var command = try parse(invocation.arguments)
+        if let command = command as? any BowtiesCommand {
+          try context.run(command)
+        } else {
+          // The root command without a subcommand: its help.
+          try command.run()
+        }
+      }
     } catch {
-      // A failed command's store is closed too, so no log file is left beside it; a
-      // failure to close it is not the error to report.
-      try? StoreOptions.closeOpenedStores()
       ExitStatus.exit(with: error)
     }
+    Foundation.exit(ExitStatus.success)
   }
 
-  /// The command `arguments` (without the program name) ask for: the fast path's, or
-  /// ArgumentParser's once the subcommand's name is known to be one.
-  static func command(for arguments: [String]) throws -> any ParsableCommand {
-    if let command = try FastPath.command(arguments) { return command }
+  /// The command `arguments` (without the program name) ask for, by ArgumentParser once
+  /// the subcommand's name is known to be one.
+  static func parse(_ arguments: [String]) throws -> any ParsableCommand {
     let names = configuration.subcommands.compactMap { $0.configuration.commandName } + ["help"]
     try CommandNames.check(arguments, names: names)
     return try parseAsRoot(arguments)
-  }
-
-  /// Refuses an argument that is not valid UTF-8: `CommandLine.arguments` repairs such
-  /// bytes with U+FFFD, so `--store` would name another file, and a TIE another tie.
-  static func checkArgumentsAreUTF8() throws(BowTieError) {
-    for index in 1..<Int(CommandLine.argc) {
-      guard let argument = CommandLine.unsafeArgv[index],
-        String(validatingCString: argument) != nil
-      else {
-        throw .usage("argument \(index) is not valid UTF-8 text")
-      }
-    }
   }
 }

@@ -16,6 +16,18 @@ struct StoreTests {
       images: .folder(folder.url.appendingPathComponent("images")))
   }
 
+  @Test("an error raised without the store's name gets it from the engine, for reads and writes")
+  func errorsNameTheStore() throws {
+    let folder = TemporaryFolder()
+    let url = folder.url.appendingPathComponent("BowTies.sqlite")
+    ColorAttributeTransformer.register()
+    let (store, _) = try BowTieStore.open(at: url) { _ in }
+    let unnamed = BowTieError.storeUnreadable(path: "", reason: "a row cannot be decoded")
+    let named = BowTieError.storeUnreadable(path: url.path, reason: "a row cannot be decoded")
+    #expect(throws: named) { try store.read { _ in throw unnamed } }
+    #expect(throws: named) { try store.write { _, _ in throw unnamed } }
+  }
+
   @Test("a new store is created with private modes and filled atomically")
   func creation() throws {
     let folder = TemporaryFolder()
@@ -367,6 +379,12 @@ struct StoreTests {
     #expect(throws: BowTieError.self) { try store.photoData(of: tie) }
     try FileManager.default.removeItem(at: file)
     #expect(store.photoProblem(of: tie)?.localizedDescription.hasSuffix("is missing") == true)
+    // What shows a tie gets the problem with it, a write's from inside its transaction.
+    let missing = { (tie: BowTie) in tie.photoIssue?.localizedDescription.hasSuffix("is missing") }
+    #expect(missing(try store.tie(matching: "BIG")) == true)
+    #expect(missing(try store.wear("BIG")) == true)
+    #expect(missing(try store.rate("BIG", rating: 3)) == true)
+    #expect(try store.ties(TieFilter()).map(missing) == [true])
     #expect {
       try store.tie(matching: "BIG", loadingPhoto: true)
     } throws: { error in

@@ -6,7 +6,7 @@ import Testing
 
 /// `FastPath` against ArgumentParser: every command line the fast path takes must give
 /// the command `parseAsRoot` gives, every property included, and every value it refuses
-/// must be refused by `parseAsRoot` with the same exit code.
+/// must be refused by `parseAsRoot` with the same exit code and message.
 @Suite("Fast path for everyday command lines")
 struct FastPathTests {
   /// The whole command, as text: every property wrapper's state, so that a property the
@@ -29,7 +29,7 @@ struct FastPathTests {
         Issue.record("the fast path refused \(arguments); ArgumentParser took it")
       } catch let parserError {
         #expect(
-          Bowties.exitCode(for: parserError) == Bowties.exitCode(for: error), "\(arguments)")
+          ExitStatus.outcome(of: parserError) == ExitStatus.outcome(of: error), "\(arguments)")
       }
       return true
     }
@@ -62,10 +62,12 @@ struct FastPathTests {
     }
   }
 
-  @Test("a rating the command refuses exits as ArgumentParser's parse of it does")
+  @Test("a rating the command refuses exits as ArgumentParser's parse of it does, with its message")
   func refusedValues() {
     for line in [["rate", "R", "9"], ["rate", "R", "4,5"], ["rate", "R", "five", "--json"]] {
-      #expect(throws: ExitCode(65), "\(line)") { try FastPath.command(line) }
+      #expect("\(line)") { try FastPath.command(line) } throws: { error in
+        ExitStatus.outcome(of: error).code == 65
+      }
       expectSameCommand(line)
     }
   }

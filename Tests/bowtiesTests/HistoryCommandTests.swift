@@ -75,8 +75,8 @@ struct HistoryCommandTests {
     #expect(try keys("--not-worn-since", "-36500d") == "I")
     #expect(try bowtie("list", "--min-rating", "abc").status == 65)
     #expect(try bowtie("list", "--min-rating", "4", "--max-rating", "3").status == 64)
-    #expect(try bowtie("list", "--sort", "color").status == 64)
-    #expect(try bowtie("list", "--limit", "-1").status == 64)
+    #expect(try bowtie("list", "--sort", "color").status == 65)
+    #expect(try bowtie("list", "--limit", "-1").status == 65)
   }
 
   @Test("suggest explains its choice in one line, the same for the same --as-of")
@@ -98,7 +98,7 @@ struct HistoryCommandTests {
     let json = try bowtie("suggest", "--as-of", "2026-11-21", "--json")
     let picks = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]]
     #expect(picks?.first?["reason"] as? String == "never worn, rated 3/5")
-    #expect(try bowtie("suggest", "--count", "0").status == 64)
+    #expect(try bowtie("suggest", "--count", "0").status == 65)
     try bowtie("wear", "I", "--date", "2026-11-21T08:00:00Z")
     #expect(
       try bowtie("suggest", "--as-of", "2026-11-21").stdout
@@ -302,10 +302,14 @@ struct ReportCommandTests {
           == long.stdout.replacingOccurrences(of: "\"limit\" : 99,", with: "\"limit\" : null,"),
         "\(format)")
     }
-    for bad in [["--limit", "0"], ["--limit", "-1"], ["--limit", "2", "--all"]] {
+    // Out of range, 65; two options that exclude each other, 64.
+    for (bad, status) in [
+      (["--limit", "0"], 65), (["--limit", "-1"], 65), (["--limit", "2", "--all"], 64),
+    ] as [([String], Int32)] {
       let refused = try bowtie.run(
         Bowtie.binary.path, ["report", "--store", bowtie.store] + bad)
-      #expect(refused.status == 64 && refused.stderr.split(separator: "\n").count == 1, "\(bad)")
+      #expect(
+        refused.status == status && refused.stderr.split(separator: "\n").count == 1, "\(bad)")
     }
   }
 
@@ -324,7 +328,7 @@ struct ReportCommandTests {
     #expect(failed.stderr.split(separator: "\n").count == 1)
     #expect(failed.stderr.hasPrefix("bowties: cannot write "))
     let bad = try bowtie("report", "--format", "pdf")
-    #expect(bad.status == 64 && bad.stderr.split(separator: "\n").count == 1)
+    #expect(bad.status == 65 && bad.stderr.split(separator: "\n").count == 1)
     let badDate = try bowtie("report", "--as-of", "someday")
     #expect(badDate.status == 65 && badDate.stderr.split(separator: "\n").count == 1)
   }

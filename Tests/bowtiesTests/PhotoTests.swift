@@ -92,7 +92,7 @@ struct PhotoTests {
     let always = try bowtie("show", "R", "--image", "always", environment: ["NO_COLOR": "1"])
     #expect(always.stdout.contains("▀"))
     let bad = try bowtie("show", "R", "--image", "sometimes")
-    #expect(bad.status == 64)
+    #expect(bad.status == 65)
   }
 
   @Test("the kitty, iTerm2 and sixel encodings reach stdout when asked for by name")

@@ -4,9 +4,9 @@
 //
 // What must hold: no trap anywhere; whenever the fast path takes a line, ArgumentParser
 // gives the very same command (every property, dumped), and whenever the fast path refuses
-// one, ArgumentParser refuses it with the same exit code. Commands that would read or
-// write files (seed, export, photo, backup, restore, doctor, a photo, a report's --output)
-// are parsed and validated but not run: the fuzzer may name any path.
+// one, ArgumentParser refuses it with the same exit code and message. Commands that would
+// read or write files (seed, export, photo, backup, restore, doctor, a photo, a report's
+// --output) are parsed and validated but not run: the fuzzer may name any path.
 import ArgumentParser
 import Foundation
 import FuzzSupport
@@ -47,9 +47,6 @@ let sampleStore: BowTieStore = {
   dup2(null, STDIN_FILENO)
   dup2(null, STDOUT_FILENO)
   close(null)
-  StoreOptions.replacement.withLock { replacement in
-    replacement = { try sampleStore.inMemoryCopy() }
-  }
   return store
 }()
 
@@ -107,15 +104,18 @@ func check(_ data: Data) {
       _ = try Bowties.parseAsRoot(arguments)
       fatalError("the fast path refused \(arguments); ArgumentParser took it")
     } catch let parserError {
+      let (fast, parsed) = (ExitStatus.outcome(of: error), ExitStatus.outcome(of: parserError))
       expect(
-        Bowties.exitCode(for: parserError) == Bowties.exitCode(for: error),
-        "\(arguments): the fast path exits \(Bowties.exitCode(for: error)), ArgumentParser "
-          + "\(Bowties.exitCode(for: parserError))")
+        fast == parsed,
+        "\(arguments): the fast path exits \(fast.code) (\(fast.message ?? "")), ArgumentParser "
+          + "\(parsed.code) (\(parsed.message ?? ""))")
     }
     return
   }
-  guard !touchesFiles(command) else { return }
-  // Errors are the command's answer, as main reports them; only a trap is a finding.
-  try? command.run()
-  try? StoreOptions.closeOpenedStores(releasing: true)
+  guard !touchesFiles(command), let command = command as? any BowtiesCommand else { return }
+  // Every store the command opens is a copy of the sample store, closed when it is done,
+  // and released with the context. Errors are the command's answer, as main reports them;
+  // only a trap is a finding.
+  let context = CommandContext(replacingStoresWith: { try sampleStore.inMemoryCopy() })
+  try? context.run(command)
 }

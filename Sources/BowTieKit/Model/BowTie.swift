@@ -38,6 +38,10 @@ public struct BowTie: Identifiable, Equatable, Sendable {
 
   /// Why the stored color could not be read, when it could not. Set by fetches only.
   public internal(set) var colorIssue: ArchiveError?
+  /// Why the photo kept outside the row cannot be had (its file missing or changed), when
+  /// it cannot: set by the store where it hands a tie out to be shown, so that what shows
+  /// it need not ask the store again.
+  public internal(set) var photoIssue: BowTieError?
   /// The photo's size as recorded in the store, for fetches that skip the bytes; nil once
   /// new bytes are set.
   var storedPhotoByteCount: Int?

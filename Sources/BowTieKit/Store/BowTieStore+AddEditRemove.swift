@@ -40,7 +40,7 @@ extension BowTieStore {
       }
       try save(tie, replacing: nil, in: connection, photos)
       try log(.add(name: tie.name), for: tie, in: connection, photos)
-      return try Self.refetch(tie, in: connection)
+      return checkingPhoto(try Self.refetch(tie, in: connection))
     }
   }
 
@@ -76,7 +76,7 @@ extension BowTieStore {
       }
       try save(tie, replacing: existing, in: connection, photos)
       try log(.edit(previous: snapshot), for: tie, in: connection, photos)
-      return try Self.refetch(tie, in: connection)
+      return checkingPhoto(try Self.refetch(tie, in: connection))
     }
   }
 

@@ -10,7 +10,7 @@ extension BowTieStore {
   ///   it is stored externally.
   public func tie(matching query: String, loadingPhoto: Bool = false) throws(BowTieError) -> BowTie
   {
-    var tie = try read { connection in try Self.resolve(query, in: connection) }
+    var tie = try read { connection in checkingPhoto(try Self.resolve(query, in: connection)) }
     if loadingPhoto {
       // The same photo, its bytes now at hand: what the store recorded of it stays.
       let (byteCount, description) = (tie.storedPhotoByteCount, tie.storedPhotoDescription)
@@ -53,6 +53,14 @@ extension BowTieStore {
   public func photoProblem(of tie: BowTie) -> BowTieError? {
     guard let name = tie.externalPhotoName else { return nil }
     return engine.photoProblem(name, expectedSize: tie.storedPhotoByteCount, tie: tie.name)
+  }
+
+  /// `tie` as it is handed out to be shown: with its ``BowTie/photoIssue``. A write checks
+  /// it inside its transaction, so that nothing reaches the store after the commit.
+  func checkingPhoto(_ tie: BowTie) -> BowTie {
+    var tie = tie
+    tie.photoIssue = photoProblem(of: tie)
+    return tie
   }
 
   /// The one tie `query` names (``tie(matching:loadingPhoto:)``). In a write transaction

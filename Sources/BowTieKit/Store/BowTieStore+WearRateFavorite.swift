@@ -33,7 +33,7 @@ extension BowTieStore {
       try log(
         .wear(eventID: event.id ?? 0, wornAt: date, previousLastWorn: previousLastWorn),
         for: tie, in: connection, photos)
-      return try Self.refetch(tie, in: connection)
+      return checkingPhoto(try Self.refetch(tie, in: connection))
     }
   }
 
@@ -47,7 +47,7 @@ extension BowTieStore {
       try tie.validate()
       try Self.set("rating", to: rating, of: tie, in: connection)
       try log(.rate(previous: previous, new: rating), for: tie, in: connection, photos)
-      return try Self.refetch(tie, in: connection)
+      return checkingPhoto(try Self.refetch(tie, in: connection))
     }
   }
 
@@ -66,7 +66,7 @@ extension BowTieStore {
       try Self.set("isFavorite", to: tie.isFavorite, of: tie, in: connection)
       try log(
         .favorite(previous: previous, new: tie.isFavorite), for: tie, in: connection, photos)
-      return try Self.refetch(tie, in: connection)
+      return checkingPhoto(try Self.refetch(tie, in: connection))
     }
   }
 

@@ -70,13 +70,7 @@ public struct BowTieStore: Sendable {
 
   /// Runs a read in one consistent snapshot.
   package func read<T>(_ body: (any SQLConnection) throws -> T) throws(BowTieError) -> T {
-    do {
-      return try engine.read(body)
-    } catch {
-      var error = error
-      error.fillInStorePath(path)
-      throw error
-    }
+    try engine.read(body)
   }
 
   /// Runs `body` as one write transaction (``StoreEngine/write(rollingBack:_:)``).
@@ -85,12 +79,6 @@ public struct BowTieStore: Sendable {
   func write<T>(
     rollingBack: Bool = false, _ body: (any SQLConnection, any PhotoWriter) throws -> T
   ) throws(BowTieError) -> T {
-    do {
-      return try engine.write(rollingBack: rollingBack, body)
-    } catch {
-      var error = error
-      error.fillInStorePath(path)
-      throw error
-    }
+    try engine.write(rollingBack: rollingBack, body)
   }
 }

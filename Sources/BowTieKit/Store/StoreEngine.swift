@@ -15,6 +15,10 @@ public protocol StoreEngine: Sendable {
   /// The store as messages name it: a file's path, or a URI with its password masked.
   var displayName: String { get }
 
+  // A failure of `read` or `write` is the store's error, naming the store
+  // (``BowTieError/fillInStorePath(_:)`` for one `body` raised without knowing it): the
+  // engine's, the one place that is done.
+
   /// Runs `body` in one consistent read.
   func read<T>(_ body: (any SQLConnection) throws -> T) throws(BowTieError) -> T
 

@@ -40,13 +40,13 @@ extension BowTieStore {
   }
 
   /// Calls `body` with each tie that passes `filter`, in its order, without the photos'
-  /// bytes, one row at a time from a single read: a million ties need not fit in memory.
+  /// bytes but with their ``BowTie/photoIssue``, one row at a time from a single read: a million ties need not fit in memory.
   public func forEachTie(_ filter: TieFilter, _ body: (BowTie) throws -> Void)
     throws(BowTieError)
   {
     let sql = Self.select(BowTie.Columns.listing, filter)
     try read { db in
-      try db.forEachRow(sql) { row in try body(try BowTie(row: row)) }
+      try db.forEachRow(sql) { row in try body(checkingPhoto(try BowTie(row: row))) }
     }
   }
 
@@ -63,7 +63,7 @@ extension BowTieStore {
       try db.forEachRow(namesSQL) { row in
         try names(try row.decode("searchKey"), try row.decode("name"))
       }
-      try db.forEachRow(tiesSQL) { row in try body(try BowTie(row: row)) }
+      try db.forEachRow(tiesSQL) { row in try body(checkingPhoto(try BowTie(row: row))) }
     }
   }
 

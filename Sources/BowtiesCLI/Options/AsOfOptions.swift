@@ -8,16 +8,10 @@ struct AsOfOptions: ParsableArguments {
     name: .customLong("as-of"), parsing: .unconditional,
     help: ArgumentHelp(
       "The day to report on (2026-11-21, today, yesterday, -7d…). Default: now.",
-      valueName: "date"))
-  var asOf: String?
-
-  func validate() throws {
-    _ = try ExitStatus.validating(date)
-  }
+      valueName: "date"),
+    transform: DateArgument.instant)
+  var asOf: Date?
 
   /// The day, or now.
-  func date() throws(BowTieError) -> Date {
-    guard let asOf else { return Date() }
-    return try DateParsing.parse(asOf).date
-  }
+  var date: Date { asOf ?? Date() }
 }

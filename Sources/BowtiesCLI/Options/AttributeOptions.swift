@@ -6,30 +6,36 @@ import Foundation
 struct AttributeOptions: ParsableArguments {
   @Option(
     name: .customLong("key"),
-    help: ArgumentHelp("A short unique handle such as R (up to 16 characters).", valueName: "key"))
+    help: ArgumentHelp("A short unique handle such as R (up to 16 characters).", valueName: "key"),
+    transform: BowTie.parseSearchKey)
   var searchKey: String?
 
   @Option(
     help: ArgumentHelp(
-      "#RRGGBB, #RRGGBBAA (with opacity), #RGB, r,g,b or a CSS color name.", valueName: "color"))
-  var color: String?
+      "#RRGGBB, #RRGGBBAA (with opacity), #RGB, r,g,b or a CSS color name.", valueName: "color"),
+    transform: TieColor.parse)
+  var color: TieColor?
 
   // Values are taken even when they start with "-", so "-1" gets a clear refusal.
   @Option(
     parsing: .unconditional,
-    help: ArgumentHelp("From 0 to 5, with a dot: 4.5.", valueName: "rating"))
-  var rating: String?
+    help: ArgumentHelp("From 0 to 5, with a dot: 4.5.", valueName: "rating"),
+    transform: BowTie.parseRating)
+  var rating: Double?
 
-  @Option(help: ArgumentHelp("Where to buy it: an absolute URL.", valueName: "url"))
-  var url: String?
+  @Option(
+    help: ArgumentHelp("Where to buy it: an absolute URL.", valueName: "url"),
+    transform: BowTie.parseURL)
+  var url: URL?
 
   @Option(
     parsing: .unconditional,
     help: ArgumentHelp(
       "What it cost, with a dot, and its ISO 4217 currency: \"19.99 EUR\". Without a "
         + "currency, LC_MONETARY's (US dollars in the C locale).",
-      valueName: "amount"))
-  var price: String?
+      valueName: "amount"),
+    transform: PriceArgument.parse)
+  var price: PriceArgument?
 
   @Option(
     help: ArgumentHelp(
@@ -37,36 +43,10 @@ struct AttributeOptions: ParsableArguments {
       valueName: "file"))
   var photo: String?
 
-  func validate() throws {
-    _ = try ExitStatus.validating(values)
-  }
-
-  /// The typed values, checked: what a bad value would be refused for, it is refused here.
-  func values() throws(BowTieError) -> Values {
-    var values = Values()
-    values.tintColor = try color.map(TieColor.parse)
-    values.rating = try rating.map(BowTie.parseRating)
-    if let price {
-      (values.price, values.currency) = try BowTie.parsePrice(
-        price, defaultCurrency: Terminal.defaultCurrency)
-    }
-    values.url = try url.map(BowTie.parseURL)
-    _ = try searchKey.map(BowTie.parseSearchKey)
-    return values
-  }
-
   /// Reads and checks the photo file.
   func checkedPhoto() throws(BowTieError) -> CheckedPhoto? {
     guard let photo else { return nil }
     return try PhotoFile.read(photo)
-  }
-
-  struct Values {
-    var tintColor: TieColor?
-    var rating: Double?
-    var price: Decimal?
-    var currency: String?
-    var url: URL?
   }
 }
 

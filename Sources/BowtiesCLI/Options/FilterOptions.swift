@@ -9,23 +9,32 @@ struct FilterOptions: ParsableArguments {
   @Flag(help: "Only favorites.")
   var favorites = false
 
-  @Option(help: ArgumentHelp("Only ties rated at least this (0 to 5).", valueName: "rating"))
-  var minRating: String?
+  // Values are taken even when they start with "-", so that "-1" gets a clear refusal.
+  @Option(
+    parsing: .unconditional,
+    help: ArgumentHelp("Only ties rated at least this (0 to 5).", valueName: "rating"),
+    transform: BowTie.parseRating)
+  var minRating: Double?
 
-  @Option(help: ArgumentHelp("Only ties rated at most this (0 to 5).", valueName: "rating"))
-  var maxRating: String?
+  @Option(
+    parsing: .unconditional,
+    help: ArgumentHelp("Only ties rated at most this (0 to 5).", valueName: "rating"),
+    transform: BowTie.parseRating)
+  var maxRating: Double?
 
   @Option(
     parsing: .unconditional,
     help: ArgumentHelp(
-      "Only ties last worn on or after this date (-30d, 2026-11-01…).", valueName: "date"))
-  var wornSince: String?
+      "Only ties last worn on or after this date (-30d, 2026-11-01…).", valueName: "date"),
+    transform: DateArgument.instant)
+  var wornSince: Date?
 
   @Option(
     parsing: .unconditional,
     help: ArgumentHelp(
-      "Only ties not worn since this date, never-worn ones included.", valueName: "date"))
-  var notWornSince: String?
+      "Only ties not worn since this date, never-worn ones included.", valueName: "date"),
+    transform: DateArgument.instant)
+  var notWornSince: Date?
 
   @Flag(help: "Only ties never worn.")
   var neverWorn = false
@@ -40,24 +49,25 @@ struct FilterOptions: ParsableArguments {
   @Flag(help: "Reverse the order.")
   var reverse = false
 
-  @Option(help: ArgumentHelp("Show at most this many ties.", valueName: "n"))
+  @Option(
+    parsing: .unconditional,
+    help: ArgumentHelp("Show at most this many ties.", valueName: "n"),
+    transform: Count.parser("--limit", 0...Int.max))
   var limit: Int?
 
   func validate() throws {
-    if let limit, limit < 0 { throw ValidationError("--limit must be 0 or more") }
-    let filter = try ExitStatus.validating(self.filter)
-    if let minimum = filter.minimumRating, let maximum = filter.maximumRating, minimum > maximum {
+    if let minRating, let maxRating, minRating > maxRating {
       throw ValidationError("--min-rating is above --max-rating: no tie can match")
     }
   }
 
-  func filter() throws(BowTieError) -> TieFilter {
+  var filter: TieFilter {
     var filter = TieFilter()
     filter.favoritesOnly = favorites
-    filter.minimumRating = try minRating.map(BowTie.parseRating)
-    filter.maximumRating = try maxRating.map(BowTie.parseRating)
-    filter.wornSince = try wornSince.map(DateParsing.date)
-    filter.notWornSince = try notWornSince.map(DateParsing.date)
+    filter.minimumRating = minRating
+    filter.maximumRating = maxRating
+    filter.wornSince = wornSince
+    filter.notWornSince = notWornSince
     filter.neverWorn = neverWorn
     filter.sort = sort
     filter.reverse = reverse

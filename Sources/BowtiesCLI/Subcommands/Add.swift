@@ -3,7 +3,7 @@ import BowTieKit
 import Foundation
 
 extension Bowties {
-  struct Add: ParsableCommand {
+  struct Add: BowtiesCommand {
     static let configuration = CommandConfiguration(
       commandName: "add",
       abstract: "Add a tie. Without --key, a free search key is chosen.")
@@ -19,15 +19,16 @@ extension Bowties {
     @OptionGroup var storeOptions: StoreOptions
     @OptionGroup var output: OutputOptions
 
-    func run() throws {
-      let values = try attributes.values()
+    func run(in context: CommandContext) throws {
+      // The photo is read and checked before the store is opened (or created).
       var tie = BowTie(
-        name: name, searchKey: attributes.searchKey ?? "", rating: values.rating ?? 0,
-        isFavorite: favorite, url: values.url, price: values.price, currency: values.currency,
-        tintColor: values.tintColor)
+        name: name, searchKey: attributes.searchKey ?? "", rating: attributes.rating ?? 0,
+        isFavorite: favorite, url: attributes.url, price: attributes.price?.amount,
+        currency: attributes.price?.currency, tintColor: attributes.color)
+      // Read and checked before the store is opened, or created.
       tie.setPhoto(try attributes.checkedPhoto())
-      let store = try storeOptions.open()
-      try TieOutput(json: output.json).printDetails(try store.add(tie), store: store)
+      let store = try context.open(storeOptions)
+      try TieOutput(json: output.json).printDetails(try store.add(tie))
     }
   }
 }

@@ -3,7 +3,7 @@ import BowTieKit
 import Foundation
 
 extension Bowties {
-  struct Backup: ParsableCommand {
+  struct Backup: StoreCommand {
     static let configuration = CommandConfiguration(
       commandName: "backup",
       abstract: "Copy the store, photos included, to a new path, while others keep using it.",
@@ -22,8 +22,7 @@ extension Bowties {
     @OptionGroup var storeOptions: StoreOptions
     @OptionGroup var output: OutputOptions
 
-    func run() throws {
-      let store = try storeOptions.open()
+    func run(store: BowTieStore) throws {
       let summary = try store.backup(
         to: URL(fileURLWithPath: path).standardizedFileURL, replacing: outputFile.force)
       if output.json {

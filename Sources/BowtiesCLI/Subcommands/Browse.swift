@@ -4,7 +4,7 @@ import Foundation
 import TerminalUI
 
 extension Bowties {
-  struct Browse: ParsableCommand {
+  struct Browse: BowtiesCommand {
     static let configuration = CommandConfiguration(
       commandName: "browse",
       abstract:
@@ -31,14 +31,15 @@ extension Bowties {
       }
     }
 
-    func run() throws {
+    // The terminal is checked before the store is opened, or created.
+    func run(in context: CommandContext) throws {
       let capabilities: TerminalCapabilities
       do {
         capabilities = try TerminalCapabilities.load(term: ProcessEnvironment.value("TERM") ?? "")
       } catch {
         throw BowTieError.usage("browse cannot draw here: \(error.message)")
       }
-      let store = try storeOptions.open()
+      let store = try context.open(storeOptions)
       let color = Terminal.usesColor
       // Asked before the screen is taken over: detection may ask the terminal itself.
       let photos = color ? BrowsePhoto.Renderer(drawing: PhotoDrawing.forStandardOutput()) : nil

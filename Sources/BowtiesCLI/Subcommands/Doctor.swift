@@ -2,7 +2,7 @@ import ArgumentParser
 import BowTieKit
 
 extension Bowties {
-  struct Doctor: ParsableCommand {
+  struct Doctor: BowtiesCommand {
     static let configuration = CommandConfiguration(
       commandName: "doctor",
       abstract: "Check the store: integrity, schema, rows, colors and photo files.",
@@ -24,8 +24,10 @@ extension Bowties {
     @OptionGroup var storeOptions: StoreOptions
     @OptionGroup var output: OutputOptions
 
-    func run() throws {
-      let (name, checkup) = try storeOptions.checkup(repairing: repair)
+    func run(in context: CommandContext) throws {
+      let (name, checkup) = try storeOptions.checkup(repairing: repair) {
+        try context.open(storeOptions, populate: { _ in })
+      }
       if output.json {
         try TieOutput(json: true).printJSON(CheckupJSON(store: name, checkup: checkup))
       } else {

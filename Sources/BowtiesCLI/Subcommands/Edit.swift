@@ -3,7 +3,7 @@ import BowTieKit
 import Foundation
 
 extension Bowties {
-  struct Edit: ParsableCommand {
+  struct Edit: BowtiesCommand {
     static let configuration = CommandConfiguration(
       commandName: "edit",
       abstract: "Change a tie's attributes; the others stay as they are.")
@@ -19,16 +19,20 @@ extension Bowties {
     @Flag(help: "Remove the photo.")
     var noPhoto = false
 
+    // Values are taken even when they start with "-", so "-1" gets a clear refusal.
     @Option(
+      parsing: .unconditional,
       help: ArgumentHelp(
         "How many times it was worn in all (not below the wears in its history).",
-        valueName: "n"))
+        valueName: "n"),
+      transform: { Int32(try Count.parser("--times-worn", 0...Int(Int32.max))($0)) })
     var timesWorn: Int32?
 
     @Option(
       parsing: .unconditional,
-      help: ArgumentHelp("When it was last worn (2026-11-21, yesterday, -2d…).", valueName: "date"))
-    var lastWorn: String?
+      help: ArgumentHelp("When it was last worn (2026-11-21, yesterday, -2d…).", valueName: "date"),
+      transform: DateArgument.instant)
+    var lastWorn: Date?
 
     @OptionGroup var storeOptions: StoreOptions
     @OptionGroup var output: OutputOptions
@@ -37,31 +41,27 @@ extension Bowties {
       if noPhoto && attributes.photo != nil {
         throw ValidationError("--photo and --no-photo cannot be used together")
       }
-      if let timesWorn, timesWorn < 0 { throw ValidationError("--times-worn must be 0 or more") }
-      if let lastWorn {
-        _ = try ExitStatus.validating { () throws(BowTieError) in try DateParsing.parse(lastWorn) }
-      }
     }
 
-    func run() throws {
-      let values = try attributes.values()
+    func run(in context: CommandContext) throws {
       var edit = TieEdit()
       edit.name = name
       edit.searchKey = attributes.searchKey
-      edit.tintColor = values.tintColor
-      edit.rating = values.rating
-      edit.url = values.url
-      edit.price = values.price
-      edit.currency = values.currency
+      edit.tintColor = attributes.color
+      edit.rating = attributes.rating
+      edit.url = attributes.url
+      edit.price = attributes.price?.amount
+      edit.currency = attributes.price?.currency
       edit.timesWorn = timesWorn
-      edit.lastWorn = try lastWorn.map(DateParsing.date)
+      edit.lastWorn = lastWorn
+      // Read and checked before the store is opened, or created.
       if noPhoto {
         edit.photo = .remove
       } else if let photo = try attributes.checkedPhoto() {
         edit.photo = .replace(photo)
       }
-      let store = try storeOptions.open()
-      try TieOutput(json: output.json).printDetails(try store.edit(tie, edit), store: store)
+      let store = try context.open(storeOptions)
+      try TieOutput(json: output.json).printDetails(try store.edit(tie, edit))
     }
   }
 }

@@ -5,7 +5,7 @@ import Foundation
 extension ExportFormat: ExpressibleByArgument {}
 
 extension Bowties {
-  struct Export: ParsableCommand {
+  struct Export: StoreCommand {
     static let configuration = CommandConfiguration(
       commandName: "export",
       abstract: "Write every tie in the seed format, for another store or another tool.",
@@ -36,8 +36,7 @@ extension Bowties {
       if binary && format != .plist { throw ValidationError("--binary applies to --format plist") }
     }
 
-    func run() throws {
-      let store = try storeOptions.open()
+    func run(store: BowTieStore) throws {
       let exporter = Exporter(format: format, binaryPlist: binary)
       let warn = { (tie: BowTie) in
         Terminal.warning("\(tie.name): its color cannot be read; exported without a color")

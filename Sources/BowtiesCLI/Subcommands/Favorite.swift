@@ -2,7 +2,7 @@ import ArgumentParser
 import BowTieKit
 
 extension Bowties {
-  struct Favorite: ParsableCommand {
+  struct Favorite: StoreCommand {
     static let configuration = CommandConfiguration(
       commandName: "favorite",
       abstract: "Mark a tie as a favorite (or clear the mark with --off, flip it with --toggle).")
@@ -27,10 +27,9 @@ extension Bowties {
     @OptionGroup var storeOptions: StoreOptions
     @OptionGroup var output: OutputOptions
 
-    func run() throws {
-      let store = try storeOptions.open()
+    func run(store: BowTieStore) throws {
       let updated = try store.favorite(tie, change.favoriteChange)
-      try TieOutput(json: output.json).printDetails(updated, store: store)
+      try TieOutput(json: output.json).printDetails(updated)
     }
   }
 }

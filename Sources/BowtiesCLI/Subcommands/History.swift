@@ -4,7 +4,7 @@ import Foundation
 import TextOutput
 
 extension Bowties {
-  struct History: ParsableCommand {
+  struct History: StoreCommand {
     static let configuration = CommandConfiguration(
       commandName: "history",
       abstract: "List the wears recorded by `wear`, newest first.",
@@ -19,28 +19,25 @@ extension Bowties {
 
     @Option(
       parsing: .unconditional,
-      help: ArgumentHelp("Only wears on or after this date.", valueName: "date"))
-    var since: String?
+      help: ArgumentHelp("Only wears on or after this date.", valueName: "date"),
+      transform: DateArgument.instant)
+    var since: Date?
 
+    // A day given here includes all of that day.
     @Option(
       parsing: .unconditional,
-      help: ArgumentHelp("Only wears up to this date.", valueName: "date"))
-    var until: String?
+      help: ArgumentHelp("Only wears up to this date.", valueName: "date"),
+      transform: DateArgument.end)
+    var until: Date?
 
     @OptionGroup var storeOptions: StoreOptions
     @OptionGroup var output: OutputOptions
 
-    func validate() throws {
-      _ = try ExitStatus.validating(range)
-    }
-
-    func run() throws {
-      let store = try storeOptions.open()
-      let (start, end) = try range()
+    func run(store: BowTieStore) throws {
       try StandardOutput.write { stdout in
         if output.json {
           var array = JSONArrayWriter()
-          try store.forEachWear(of: tie, since: start, until: end) { record in
+          try store.forEachWear(of: tie, since: since, until: until) { record in
             try array.append(WearJSON(record))
             array.flush(to: &stdout)
             try stdout.checkStandardOutput()
@@ -51,18 +48,12 @@ extension Bowties {
           return
         }
         var when = TieOutput.MinuteText()
-        try store.forEachWear(of: tie, since: start, until: end) { record in
+        try store.forEachWear(of: tie, since: since, until: until) { record in
           stdout.printLine(
             "\(when.text(for: record.event.wornAt))  \(record.searchKey)  \(record.name)")
           try stdout.checkStandardOutput()
         }
       }
-    }
-
-    private func range() throws(BowTieError) -> (Date?, Date?) {
-      let start = try since.map(DateParsing.date)
-      let end = try until.map { text throws(BowTieError) in try DateParsing.parse(text).end() }
-      return (start, end)
     }
   }
 }

@@ -2,7 +2,7 @@ import ArgumentParser
 import BowTieKit
 
 extension Bowties {
-  struct List: ParsableCommand {
+  struct List: StoreCommand {
     static let configuration = CommandConfiguration(
       commandName: "list",
       abstract: "List ties, in the order R O Y G B I V, then by name, or as filtered and sorted.")
@@ -11,9 +11,8 @@ extension Bowties {
     @OptionGroup var storeOptions: StoreOptions
     @OptionGroup var output: OutputOptions
 
-    func run() throws {
-      let store = try storeOptions.open()
-      let filter = try filterOptions.filter()
+    func run(store: BowTieStore) throws {
+      let filter = filterOptions.filter
       if output.json {
         try TieOutput(json: true).streamJSON(from: store, filter)
       } else {

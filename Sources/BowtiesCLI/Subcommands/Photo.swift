@@ -3,7 +3,7 @@ import BowTieKit
 import Foundation
 
 extension Bowties {
-  struct Photo: ParsableCommand {
+  struct Photo: StoreCommand {
     static let configuration = CommandConfiguration(
       commandName: "photo",
       abstract: "Write a tie's stored photo to a file, byte for byte as it was given.",
@@ -36,8 +36,7 @@ extension Bowties {
       }
     }
 
-    func run() throws {
-      let store = try storeOptions.open()
+    func run(store: BowTieStore) throws {
       let found = try store.tie(matching: tie, loadingPhoto: true)
       guard let data = found.photoData else { throw BowTieError.noPhoto(tie: found.name) }
       if output == "-" {

@@ -2,7 +2,7 @@ import ArgumentParser
 import BowTieKit
 
 extension Bowties {
-  struct Rate: ParsableCommand {
+  struct Rate: StoreCommand {
     static let configuration = CommandConfiguration(
       commandName: "rate",
       abstract: "Rate a tie from 0 to 5 (4.5, with a dot). Without a value, asks on a terminal.")
@@ -14,32 +14,28 @@ extension Bowties {
     // clear refusal instead of being mistaken for an option.
     @Argument(
       parsing: .allUnrecognized,
-      help: ArgumentHelp("The rating: a number from 0 to 5, such as 4 or 4.5.", valueName: "value"))
-    var values: [String] = []
-
-    private var value: String? { values.first }
+      help: ArgumentHelp("The rating: a number from 0 to 5, such as 4 or 4.5.", valueName: "value"),
+      transform: BowTie.parseRating)
+    var values: [Double] = []
 
     @OptionGroup var storeOptions: StoreOptions
     @OptionGroup var output: OutputOptions
 
     func validate() throws {
       if values.count > 1 {
-        throw ValidationError("Unexpected argument '\(values[1])': give one rating")
+        throw ValidationError(
+          "Unexpected argument '\(BowTie.formatRating(values[1]))': give one rating")
       }
-      if let value {
-        _ = try ExitStatus.validating { () throws(BowTieError) in try BowTie.parseRating(value) }
-      } else if !Terminal.standardInputIsTerminal {
+      if values.isEmpty && !Terminal.standardInputIsTerminal {
         throw ValidationError(
           "Missing expected argument '<value>': a rating from 0 to 5 "
             + "(bowties only asks for one on a terminal)")
       }
     }
 
-    func run() throws {
-      let store = try storeOptions.open()
-      let rating = try value.map(BowTie.parseRating) ?? askForRating(store: store)
-      try TieOutput(json: output.json).printDetails(
-        try store.rate(tie, rating: rating), store: store)
+    func run(store: BowTieStore) throws {
+      let rating = try values.first ?? askForRating(store: store)
+      try TieOutput(json: output.json).printDetails(try store.rate(tie, rating: rating))
     }
 
     /// Asks until the answer is a valid rating, as the app re-presents its alert.

@@ -3,7 +3,7 @@ import BowTieKit
 import Foundation
 
 extension Bowties {
-  struct Remove: ParsableCommand {
+  struct Remove: StoreCommand {
     static let configuration = CommandConfiguration(
       commandName: "remove",
       abstract: "Remove ties, with their wears. Asks first on a terminal; `undo` brings them back.")
@@ -24,8 +24,7 @@ extension Bowties {
       }
     }
 
-    func run() throws {
-      let store = try storeOptions.open()
+    func run(store: BowTieStore) throws {
       if !yes {
         let found = try ties.map { try store.tie(matching: $0) }
         let names = found.map { "\($0.name) (\($0.searchKey))" }.joined(separator: ", ")

@@ -6,7 +6,7 @@ import Foundation
 extension ReportFormat: ExpressibleByArgument {}
 
 extension Bowties {
-  struct Report: ParsableCommand {
+  struct Report: StoreCommand {
     static let configuration = CommandConfiguration(
       commandName: "report",
       abstract: "Summarize the wardrobe: counts, most and least worn, stale ties, wears per "
@@ -26,16 +26,27 @@ extension Bowties {
 
     @OptionGroup var asOfOptions: AsOfOptions
 
-    @Option(help: ArgumentHelp("A tie not worn for this many days is stale.", valueName: "n"))
-    var staleDays = 30
-
-    @Option(help: ArgumentHelp("How many months of wears to chart.", valueName: "n"))
-    var months = 12
+    // Counts are taken even when they start with "-", so that "-1" gets a clear refusal.
+    @Option(
+      parsing: .unconditional,
+      help: .defaulting(
+        "A tie not worn for this many days is stale.", to: Report.defaultStaleDays, valueName: "n"),
+      transform: Count.parser("--stale-days", 1...Report.maximumStaleDays))
+    var staleDays = Report.defaultStaleDays
 
     @Option(
+      parsing: .unconditional,
+      help: .defaulting(
+        "How many months of wears to chart.", to: Report.defaultMonths, valueName: "n"),
+      transform: Count.parser("--months", 1...120))
+    var months = Report.defaultMonths
+
+    @Option(
+      parsing: .unconditional,
       help: ArgumentHelp(
         "How many ties each list shows (default \(ReportBuilder.defaultLimit)).",
-        valueName: "n"))
+        valueName: "n"),
+      transform: Count.parser("--limit", 1...Int.max))
     var limit: Int?
 
     @Flag(help: "Show every list whole, and every tie, however many.")
@@ -52,27 +63,22 @@ extension Bowties {
     @OptionGroup var outputFile: OutputFileOptions
     @OptionGroup var storeOptions: StoreOptions
 
+    static let defaultStaleDays = 30
+    static let defaultMonths = 12
+
     /// Dates more than this many days back are not worth a calendar's arithmetic (which
     /// traps beyond its range): about 270 years.
     static let maximumStaleDays = 100_000
 
     func validate() throws {
-      guard (1...Self.maximumStaleDays).contains(staleDays) else {
-        throw ValidationError("--stale-days must be from 1 to \(Self.maximumStaleDays)")
-      }
-      guard (1...120).contains(months) else {
-        throw ValidationError("--months must be from 1 to 120")
-      }
-      if let limit {
-        guard !all else { throw ValidationError("--limit and --all cannot be used together") }
-        guard limit >= 1 else { throw ValidationError("--limit must be 1 or more") }
+      if limit != nil && all {
+        throw ValidationError("--limit and --all cannot be used together")
       }
     }
 
-    func run() throws {
-      let store = try storeOptions.open()
+    func run(store: BowTieStore) throws {
       let builder = ReportBuilder(
-        asOf: try asOfOptions.date(), staleDays: staleDays, months: months,
+        asOf: asOfOptions.date, staleDays: staleDays, months: months,
         limit: all ? nil : limit ?? ReportBuilder.defaultLimit)
       let locale = Terminal.locale
       if let output, output != "-" {

@@ -3,7 +3,7 @@ import BowTieKit
 import Foundation
 
 extension Bowties {
-  struct Restore: ParsableCommand {
+  struct Restore: BowtiesCommand {
     static let configuration = CommandConfiguration(
       commandName: "restore",
       abstract: "Replace the store with a backup. Asks first on a terminal.",
@@ -30,7 +30,8 @@ extension Bowties {
       }
     }
 
-    func run() throws {
+    // Restoring replaces the store without opening it.
+    func run(in _: CommandContext) throws {
       let source = URL(fileURLWithPath: path).standardizedFileURL
       if !yes {
         let store = try storeOptions.nameForQuestion()

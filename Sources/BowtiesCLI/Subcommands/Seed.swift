@@ -5,7 +5,7 @@ import Foundation
 extension SeedFile.Format: ExpressibleByArgument {}
 
 extension Bowties {
-  struct Seed: ParsableCommand {
+  struct Seed: BowtiesCommand {
     static let configuration = CommandConfiguration(
       commandName: "seed",
       abstract: "Add ties from a plist in the BowTies sample's format (default: the sample ties).",
@@ -53,18 +53,23 @@ extension Bowties {
     @OptionGroup var storeOptions: StoreOptions
     @OptionGroup var output: OutputOptions
 
-    func run() throws {
+    func run(in context: CommandContext) throws {
       // Everything is read and checked before the store is touched.
       let entries = try SeedInput(argument: plist, format: format, photos: !noPhotos).entries()
       if dryRun {
-        try printPlan(entries, outcomes: try plan(entries))
+        // The seed rolled back, on a store that does not exist yet too, so that a dry run
+        // never creates a store.
+        let plan = try context.withoutCreating(storeOptions) {
+          try $0.seedPlan(entries, replacing: replace)
+        }
+        try printPlan(entries, outcomes: plan)
         return
       }
       let bar = entries.count >= 1_000 ? ProgressBar("seeding") : nil
       let progress = bar.map { bar in { (done: Int, total: Int) in bar.update(done, of: total) } }
       // A new store is created with just these entries, atomically.
       var seededOnCreation: SeedSummary?
-      let store = try storeOptions.open {
+      let store = try context.open(storeOptions) {
         seededOnCreation = try $0.seed(entries, replacing: replace, progress: progress)
       }
       let summary =
@@ -76,12 +81,6 @@ extension Bowties {
         try StandardOutput.printLines(
           "added \(summary.added), replaced \(summary.replaced), skipped \(summary.skipped)")
       }
-    }
-
-    /// The seed, rolled back; on a store that does not exist yet, on an empty one, so that
-    /// a dry run never creates a store.
-    private func plan(_ entries: [SeedEntry]) throws -> [SeedOutcome] {
-      try storeOptions.withoutCreating { try $0.seedPlan(entries, replacing: replace) }
     }
 
     private func printPlan(_ entries: [SeedEntry], outcomes: [SeedOutcome]) throws {

@@ -2,7 +2,7 @@ import ArgumentParser
 import BowTieKit
 
 extension Bowties {
-  struct Show: ParsableCommand {
+  struct Show: StoreCommand {
     static let configuration = CommandConfiguration(
       commandName: "show",
       abstract: "Show one tie: rating, wears, favorite, link and color, beside its photo.",
@@ -20,13 +20,13 @@ extension Bowties {
     @OptionGroup var output: OutputOptions
     @OptionGroup var imageOptions: ImageOptions
 
-    func run() throws {
-      let store = try storeOptions.open()
+    func run(store: BowTieStore) throws {
       let found = try store.tie(matching: tie)
       // The photo is read and decoded only when it will be drawn, so that --json and
       // --image never, which draw none, skip that cost.
-      let photo = !output.json && imageOptions.drawsImage ? PhotoDrawing.forStandardOutput() : nil
-      try TieOutput(json: output.json).printDetails(found, store: store, photo: photo)
+      let drawing =
+        !output.json && imageOptions.drawsImage ? PhotoDrawing.forStandardOutput() : nil
+      try TieOutput(json: output.json).printDetails(found, photo: drawing.map { ($0, store) })
     }
   }
 }

@@ -4,7 +4,7 @@ import BowTieReports
 import Foundation
 
 extension Bowties {
-  struct Suggest: ParsableCommand {
+  struct Suggest: StoreCommand {
     static let configuration = CommandConfiguration(
       commandName: "suggest",
       abstract: "Which tie to wear next, and why.",
@@ -15,21 +15,22 @@ extension Bowties {
         recently. The same store and --as-of always give the same answer.
         """)
 
-    @Option(help: ArgumentHelp("How many suggestions.", valueName: "n"))
-    var count = 1
+    // Taken even when it starts with "-", so that "-1" gets a clear refusal.
+    @Option(
+      parsing: .unconditional,
+      help: .defaulting("How many suggestions.", to: Suggest.defaultCount, valueName: "n"),
+      transform: Count.parser("--count", 1...Int.max))
+    var count = Suggest.defaultCount
+
+    static let defaultCount = 1
 
     @OptionGroup var asOfOptions: AsOfOptions
     @OptionGroup var storeOptions: StoreOptions
     @OptionGroup var output: OutputOptions
 
-    func validate() throws {
-      guard count >= 1 else { throw ValidationError("--count must be 1 or more") }
-    }
-
-    func run() throws {
-      let store = try storeOptions.open()
+    func run(store: BowTieStore) throws {
       let suggestions = try Suggester.suggestions(
-        from: store, asOf: try asOfOptions.date(), count: count)
+        from: store, asOf: asOfOptions.date, count: count)
       if output.json {
         try TieOutput(json: true).printJSON(suggestions)
         return

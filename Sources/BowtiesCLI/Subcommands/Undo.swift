@@ -3,7 +3,7 @@ import BowTieKit
 import Foundation
 
 extension Bowties {
-  struct Undo: ParsableCommand {
+  struct Undo: StoreCommand {
     static let configuration = CommandConfiguration(
       commandName: "undo",
       abstract: "Take back your most recent change (wear, rate, favorite, add, edit, remove); "
@@ -15,8 +15,7 @@ extension Bowties {
     @OptionGroup var storeOptions: StoreOptions
     @OptionGroup var output: OutputOptions
 
-    func run() throws {
-      let store = try storeOptions.open()
+    func run(store: BowTieStore) throws {
       let undone = try store.undo()
       if output.json {
         try TieOutput(json: true).printJSON(UndoJSON(undone, describe: Self.describe))

@@ -3,7 +3,7 @@ import BowTieKit
 import Foundation
 
 extension Bowties {
-  struct Wear: ParsableCommand {
+  struct Wear: StoreCommand {
     static let configuration = CommandConfiguration(
       commandName: "wear",
       abstract: "Record that you wore a tie: one more wear, last worn now (or --date).")
@@ -16,33 +16,28 @@ extension Bowties {
       help: ArgumentHelp(
         "When it was worn: 2026-11-21T08:00:00Z, 2026-11-21 (midnight), yesterday, -2d… "
           + "Today or earlier. Default: now.",
-        valueName: "date"))
-    var date: String?
+        valueName: "date"),
+      transform: Wear.wornDate)
+    var date: Date?
 
     @OptionGroup var storeOptions: StoreOptions
     @OptionGroup var output: OutputOptions
 
-    func validate() throws {
-      _ = try ExitStatus.validating(wornDate)
+    func run(store: BowTieStore) throws {
+      let worn = try store.wear(tie, on: date ?? Date())
+      try TieOutput(json: output.json).printDetails(worn)
     }
 
-    func run() throws {
-      let store = try storeOptions.open()
-      let worn = try store.wear(tie, on: try wornDate())
-      try TieOutput(json: output.json).printDetails(worn, store: store)
-    }
-
-    /// The day of the wear: today or before. A later one is a typo (2062 for 2026), and
-    /// would stay "last worn" through every real wear until then.
-    private func wornDate() throws(BowTieError) -> Date {
-      guard let date else { return Date() }
-      let worn = try DateParsing.parse(date).date
+    /// The day of a wear as typed: today or before. A later one is a typo (2062 for 2026),
+    /// and would stay "last worn" through every real wear until then.
+    static func wornDate(_ text: String) throws -> Date {
+      let worn = try DateArgument.instant(argument: text)
       let calendar = Calendar.current
       if let tomorrow = calendar.date(
         byAdding: .day, value: 1, to: calendar.startOfDay(for: Date())),
         worn >= tomorrow
       {
-        throw .invalidValue("'\(date)' is after today: a wear is today or earlier")
+        throw BowTieError.invalidValue("'\(text)' is after today: a wear is today or earlier")
       }
       return worn
     }

@@ -73,16 +73,37 @@ enum ExitStatus {
     }
   }
 
-  /// Prints one clear line on stderr and exits with the error's code: 64 for a usage
-  /// error. Help and version requests print as ArgumentParser prints them, and exit 0.
+  /// The code `error` ends the process with, and the one line that says why: nil where
+  /// ArgumentParser prints it its own way (help, `--version`, an exit a command reported).
+  ///
+  /// A value that ArgumentParser could not convert to its option's type is invalid data,
+  /// 65, however ArgumentParser reports it: with the model's message when the option's
+  /// parser gave one (it names the range), else with ArgumentParser's, which lists the
+  /// values allowed. Any other line it refuses (an unknown option, a missing value) is a
+  /// usage error, 64.
+  static func outcome(of error: any Error) -> (code: Int32, message: String?) {
+    if let error = error as? BowTieError { return (code(for: error), error.localizedDescription) }
+    let conversion = ConversionFailure(error)
+    if let reason = conversion?.reason { return (code(for: reason), reason.localizedDescription) }
+    let status = Bowties.exitCode(for: error)
+    let message = Bowties.message(for: error)
+    // Help, --version and exits a validate() already reported: ArgumentParser's own way.
+    guard status != .success, !message.isEmpty else { return (status.rawValue, nil) }
+    // Anything else is one line, so a cron mail or a script's log says it plainly.
+    let firstLine = message.split(separator: "\n").first.map(String.init) ?? message
+    return (conversion == nil ? status.rawValue : invalidData, "\(firstLine) (see --help)")
+  }
+
+  /// Prints one clear line on stderr and exits with the error's code (``outcome(of:)``).
+  /// Help and version requests print as ArgumentParser prints them, and exit 0.
   static func exit(with error: any Error) -> Never {
     if case .outputClosed? = error as? BowTieError { endAsClosedPipe() }
-    if let error = error as? BowTieError {
-      Terminal.error(error.localizedDescription)
-      Foundation.exit(code(for: error))
+    let (status, message) = outcome(of: error)
+    if let message {
+      Terminal.error(message)
+      Foundation.exit(status)
     }
-    let status = Bowties.exitCode(for: error)
-    if status == .success {
+    if status == success {
       // Help and --version: the text ArgumentParser prints, through the one stream, so
       // that a full disk is reported here too.
       let text = Bowties.fullMessage(for: error, columns: nil)
@@ -93,13 +114,8 @@ enum ExitStatus {
       }
       Foundation.exit(success)
     }
-    let message = Bowties.message(for: error)
     // Exits a validate() already reported: ArgumentParser's own way.
-    guard !message.isEmpty else { Bowties.exit(withError: error) }
-    // Anything else is one line, so a cron mail or a script's log says it plainly.
-    let firstLine = message.split(separator: "\n").first.map(String.init) ?? message
-    Terminal.error("\(firstLine) (see --help)")
-    Foundation.exit(status.rawValue)
+    Bowties.exit(withError: error)
   }
 
   /// Ends the process as `SIGPIPE` ends `cat` when its reader goes: quietly, with the
@@ -110,5 +126,37 @@ enum ExitStatus {
     raise(SIGPIPE)
     // Only if SIGPIPE is blocked: the same status, as a plain exit.
     Foundation.exit(closedPipe)
+  }
+}
+
+/// A value ArgumentParser could not convert to its option's type, found in the error it
+/// threw, with the reason the option's parser gave, if it gave one.
+///
+/// ArgumentParser's error types are internal: what kind of refusal an error is can be told
+/// only from its message, or from its structure, which is what this reads, by reflection
+/// (a `ParserError.unableToParseValue`, inside the `CommandError` that `parseAsRoot`
+/// throws). The version of ArgumentParser is pinned, and `ParsingTests` fails if a
+/// new one reports conversions another way.
+struct ConversionFailure {
+  /// What the parser of the value threw.
+  var reason: BowTieError?
+
+  init?(_ error: any Error) {
+    let parserError = Mirror(reflecting: error).descendant("parserError") ?? error
+    let mirror = Mirror(reflecting: parserError)
+    guard mirror.displayStyle == .enum, let refusal = mirror.children.first,
+      refusal.label == "unableToParseValue"
+    else { return nil }
+    reason = Self.firstBowTieError(in: refusal.value)
+  }
+
+  /// The first ``BowTieError`` among `value`'s parts, looked for a few levels down.
+  private static func firstBowTieError(in value: Any, depth: Int = 3) -> BowTieError? {
+    if let error = value as? BowTieError { return error }
+    guard depth > 0 else { return nil }
+    for child in Mirror(reflecting: value).children {
+      if let error = firstBowTieError(in: child.value, depth: depth - 1) { return error }
+    }
+    return nil
   }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import BowTieKit
 
 /// The everyday command lines, turned into their commands without
 /// ArgumentParser's start-up work.
@@ -22,15 +23,16 @@ enum FastPath {
   /// The command for `arguments` (without the program name), or nil to let
   /// ArgumentParser parse them.
   ///
-  /// - Throws: the `ExitCode` of a value the command's `validate()` refused and reported,
-  ///   as `parseAsRoot` would throw it.
-  static func command(_ arguments: [String]) throws -> (any ParsableCommand)? {
+  /// - Throws: the ``BowTieError`` of a value its parser refused, which ArgumentParser
+  ///   reports too (``ExitStatus/outcome(of:)``), or the `ExitCode` of a value the command's
+  ///   `validate()` refused and reported, as `parseAsRoot` would throw it.
+  static func command(_ arguments: [String]) throws -> (any BowtiesCommand)? {
     guard let name = arguments.first, let line = Line(arguments.dropFirst()) else {
       return nil
     }
     /// The command of type `C`, its store and output options set from the line; `rest`
     /// sets the others.
-    func makeCommand<C: StoreCommand>(_: C.Type, _ rest: (inout C) -> Void) -> C {
+    func makeCommand<C: FastPathCommand>(_: C.Type, _ rest: (inout C) -> Void) -> C {
       var command = C()
       command.storeOptions = StoreOptions()
       command.storeOptions.store = line.store
@@ -47,7 +49,7 @@ enum FastPath {
       }
     }
 
-    var command: any ParsableCommand
+    var command: any BowtiesCommand
     switch (name, line.positionals.count) {
     case ("show", 1):
       command = makeTieCommand(Bowties.Show.self) {
@@ -57,7 +59,9 @@ enum FastPath {
     case ("wear", 1):
       command = makeTieCommand(Bowties.Wear.self) { $0.date = nil }
     case ("rate", 2):
-      command = makeTieCommand(Bowties.Rate.self) { $0.values = [line.positionals[1]] }
+      // Parsed as ArgumentParser parses it, and refused with the same error.
+      let rating = try BowTie.parseRating(line.positionals[1])
+      command = makeTieCommand(Bowties.Rate.self) { $0.values = [rating] }
     case ("favorite", 1):
       command = makeTieCommand(Bowties.Favorite.self) { $0.change = .on }
     case ("list", 0):
@@ -107,18 +111,20 @@ enum FastPath {
   }
 }
 
-/// A command with the store and output options: what ``FastPath`` builds.
-protocol StoreCommand: ParsableCommand {
+/// A command with the store and output options: what ``FastPath`` builds, typed as a
+/// ``BowtiesCommand`` from the start: finding that conformance at run time (`as?`) would
+/// scan every protocol conformance in the binary, a tenth of a `show`.
+protocol FastPathCommand: BowtiesCommand {
   var storeOptions: StoreOptions { get set }
   var output: OutputOptions { get set }
 }
 
 /// A command of one tie.
-protocol SingleTieCommand: StoreCommand {
+protocol SingleTieCommand: FastPathCommand {
   var tie: String { get set }
 }
 
-extension Bowties.List: StoreCommand {}
+extension Bowties.List: FastPathCommand {}
 
 extension FilterOptions {
   /// Every tie in the app's order: each option as ArgumentParser leaves it when the line

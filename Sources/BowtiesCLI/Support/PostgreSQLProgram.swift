@@ -21,44 +21,16 @@ enum PostgreSQLProgram {
   /// when there is nothing to hand over, or no such program to hand it to: opening the
   /// store then says so.
   ///
-  /// Runs before the line is parsed, so nothing has been read or printed yet. It looks for
-  /// the URI as `--store` does (`--store URI`, `--store=URI`, else `BOWTIES_STORE`); an
-  /// argument that only looks like one hands over a line that the other program parses
-  /// and runs exactly as this one would.
-  static func handOverIfNeeded(_ arguments: [String]) {
-    guard let store = serverStore(arguments), StoreEngines.address(of: store) == nil,
-      let program = installed()
-    else { return }
-    let argv = [program] + arguments
+  /// Runs before the line is parsed, so nothing has been read or printed yet; `address` is
+  /// the line's store (``Invocation/storeAddress(environment:)``).
+  static func handOverIfNeeded(_ invocation: Invocation, address: (any StoreAddress)?) {
+    guard address is Missing, let program = installed() else { return }
+    let argv = [program] + invocation.arguments
     var cArguments = argv.map { strdup($0) }
     cArguments.append(nil)
     execv(program, cArguments)
     // execv returns only on failure; the store's opening reports the program missing.
     for argument in cArguments { free(argument) }
-  }
-
-  /// The line's store when it is a PostgreSQL URI, else nil.
-  static func serverStore(_ arguments: [String]) -> String? {
-    var named = false
-    var index = arguments.startIndex
-    while index < arguments.endIndex {
-      let argument = arguments[index]
-      if argument == "--" { break }
-      if argument == "--store", index + 1 < arguments.endIndex {
-        if takes(arguments[index + 1]) { return arguments[index + 1] }
-        named = true
-        index += 1
-      } else if argument.hasPrefix("--store=") {
-        let store = String(argument.dropFirst("--store=".count))
-        if takes(store) { return store }
-        named = true
-      }
-      index += 1
-    }
-    guard !named, let store = ProcessEnvironment.value("BOWTIES_STORE"), takes(store) else {
-      return nil
-    }
-    return store
   }
 
   /// Whether `store` is a location `bowties-postgresql` takes: a PostgreSQL connection URI

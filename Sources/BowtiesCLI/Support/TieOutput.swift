@@ -92,17 +92,21 @@ struct TieOutput {
     return formatter
   }
 
-  /// One tie, in detail: `show`, `wear`, `rate`, `favorite`; with `photo`, its photo
-  /// beside the details (or above them), unless it cannot be drawn.
-  func printDetails(_ tie: BowTie, store: BowTieStore, photo: PhotoDrawing? = nil) throws {
-    let photoProblem = warnAbout(tie, store: store)
+  /// One tie, in detail: `show`, `wear`, `rate`, `favorite`; with `photo`, its photo,
+  /// read from `store`, beside the details (or above them), unless it cannot be drawn.
+  func printDetails(
+    _ tie: BowTie, photo: (drawing: PhotoDrawing, store: BowTieStore)? = nil
+  ) throws {
+    warnAbout(tie)
     if json {
       try printJSON(TieJSON(tie))
       return
     }
     let lines = detailLines(tie)
     var text = lines.map { $0 + "\n" }.joined()
-    if let photo, photoProblem == nil, let drawn = photo.compose(tie, store: store, beside: lines) {
+    if let photo, tie.photoIssue == nil,
+      let drawn = photo.drawing.compose(tie, store: photo.store, beside: lines)
+    {
       text = drawn
     }
     try StandardOutput.write { $0.write(text) }
@@ -167,17 +171,16 @@ struct TieOutput {
     }
     try StandardOutput.write { output in
       try store.forEachTie(filter, names: measure) { tie in
-        try listLine(tie, keyWidth: keyWidth, nameWidth: nameWidth, store: store, to: &output)
+        try listLine(tie, keyWidth: keyWidth, nameWidth: nameWidth, to: &output)
       }
     }
   }
 
   /// One tie's line of `list`.
   private func listLine(
-    _ tie: BowTie, keyWidth: Int, nameWidth: Int, store: BowTieStore,
-    to output: inout DescriptorOutputStream
+    _ tie: BowTie, keyWidth: Int, nameWidth: Int, to output: inout DescriptorOutputStream
   ) throws(BowTieError) {
-    warnAbout(tie, store: store)
+    warnAbout(tie)
     let worn =
       tie.timesWorn == 0
       ? "never worn"
@@ -208,17 +211,14 @@ struct TieOutput {
       : tint.hex
   }
 
-  /// Warns about what cannot be shown; returns the photo's problem, if it has one.
-  @discardableResult
-  private func warnAbout(_ tie: BowTie, store: BowTieStore) -> BowTieError? {
+  /// Warns about what cannot be shown.
+  private func warnAbout(_ tie: BowTie) {
     if let issue = tie.colorIssue {
       Terminal.warning("\(tie.name): its color cannot be read (\(issue)); shown as unreadable")
     }
-    let problem = store.photoProblem(of: tie)
-    if let problem {
-      Terminal.warning(problem.localizedDescription)
+    if let issue = tie.photoIssue {
+      Terminal.warning(issue.localizedDescription)
     }
-    return problem
   }
 
   /// `list --json`: the document `printJSON` writes for the whole array, byte for byte,
@@ -228,7 +228,7 @@ struct TieOutput {
     try StandardOutput.write { output in
       var array = JSONArrayWriter()
       try store.forEachTie(filter) { tie in
-        warnAbout(tie, store: store)
+        warnAbout(tie)
         try array.append(TieJSON(tie))
         array.flush(to: &output)
         try output.checkStandardOutput()

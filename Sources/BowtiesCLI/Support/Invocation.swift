@@ -1,0 +1,68 @@
+import BowTieKit
+
+/// The command line as the process was given it, read once, before ArgumentParser: the one
+/// place besides it that looks at argv. It checks the words are text, and finds the store
+/// early enough to hand a PostgreSQL store over to `bowties-postgresql`
+/// (``PostgreSQLProgram``) before anything has been parsed or printed.
+struct Invocation {
+  /// The words after the program's name.
+  let arguments: [String]
+
+  /// The position (from 1, as after the program's name) of the first word that is not
+  /// valid UTF-8, which `arguments` holds repaired with U+FFFD.
+  let notUTF8: Int?
+
+  /// The words as the process was given them, checked as C strings: `CommandLine.arguments`
+  /// would repair bytes that are not UTF-8 without saying so, and `--store` would then name
+  /// another file, a TIE another tie.
+  static func current() -> Invocation {
+    var arguments: [String] = []
+    var notUTF8: Int?
+    for index in 1..<Int(CommandLine.argc) {
+      guard let word = CommandLine.unsafeArgv[index] else { continue }
+      if let text = String(validatingCString: word) {
+        arguments.append(text)
+      } else {
+        notUTF8 = notUTF8 ?? index
+        arguments.append(String(cString: word))
+      }
+    }
+    return Invocation(arguments, notUTF8: notUTF8)
+  }
+
+  init(_ arguments: [String], notUTF8: Int? = nil) {
+    self.arguments = arguments
+    self.notUTF8 = notUTF8
+  }
+
+  /// Refuses a command line with a word that is not valid UTF-8.
+  func checkUTF8() throws(BowTieError) {
+    if let notUTF8 { throw .usage("argument \(notUTF8) is not valid UTF-8 text") }
+  }
+
+  /// `--store`'s value as ArgumentParser will take it: the last `--store VALUE` or
+  /// `--store=VALUE` before a `--`.
+  var explicitStore: String? {
+    var store: String?
+    var words = arguments[...]
+    while let word = words.popFirst(), word != "--" {
+      if word == "--store", let value = words.first {
+        store = value
+        words = words.dropFirst()
+      } else if word.hasPrefix("--store=") {
+        store = String(word.dropFirst("--store=".count))
+      }
+    }
+    return store
+  }
+
+  /// Where the store is, by ``StoreLocation``'s own rule, as `--store` will resolve it; nil
+  /// where it cannot be resolved, which the command then reports.
+  ///
+  /// A word that only looks like `--store` (the value of another option) may name a server
+  /// here and not for the command: the line is then handed over to a program that parses
+  /// and runs it exactly as this one would.
+  func storeAddress(environment: [String: String]? = nil) -> (any StoreAddress)? {
+    try? StoreLocation.address(explicitPath: explicitStore, environment: environment)
+  }
+}

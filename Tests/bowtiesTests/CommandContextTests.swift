@@ -1,0 +1,83 @@
+import ArgumentParser
+import BowTieKit
+import Foundation
+import Testing
+
+@testable import BowtiesCLI
+
+/// One lifecycle for every command: its stores come from the context it runs in, which
+/// closes them when the command ends.
+@Suite("Command context")
+struct CommandContextTests {
+  @Test(
+    "a command's store is opened through its context and closed when it ends, succeeded or failed",
+    arguments: [(["list", "--limit", "0"], true), (["wear", "no such tie"], false)])
+  func closesItsStores(_ arguments: [String], _ succeeds: Bool) throws {
+    let bowtie = Bowtie()
+    defer { bowtie.remove() }
+    // As main does before any store opens.
+    ColorAttributeTransformer.register()
+    let command = try #require(
+      try Bowties.parseAsRoot(arguments + ["--store", bowtie.store]) as? any BowtiesCommand)
+    let context = CommandContext()
+    let result = Result { try context.run(command) }
+    #expect(((try? result.get()) != nil) == succeeds, "\(arguments): \(result)")
+    // The store was created, and closed: SQLite's last connection to a store removes its
+    // log when it closes, and the context still holds the store.
+    #expect(FileManager.default.fileExists(atPath: bowtie.store))
+    #expect(!FileManager.default.fileExists(atPath: bowtie.store + "-wal"))
+    withExtendedLifetime(context) {}
+  }
+
+  @Test("the store found before parsing is opened as it was found, not looked for again")
+  func knownStore() throws {
+    let bowtie = Bowtie()
+    defer { bowtie.remove() }
+    ColorAttributeTransformer.register()
+    // Looked for again, this name would be another file.
+    let name = bowtie.folder.appendingPathComponent("elsewhere.sqlite").path
+    let address = try StoreLocation.address(explicitPath: bowtie.store)
+    let context = CommandContext(knowing: (name, address))
+    let command = try #require(
+      try Bowties.parseAsRoot(["list", "--limit", "0", "--store", name]) as? any BowtiesCommand)
+    try context.run(command)
+    #expect(FileManager.default.fileExists(atPath: bowtie.store))
+    #expect(!FileManager.default.fileExists(atPath: name))
+    // Another store than the one found is looked for as usual.
+    let other = try #require(
+      try Bowties.parseAsRoot(["list", "--limit", "0", "--store", name + "x"])
+        as? any BowtiesCommand)
+    try context.run(other)
+    #expect(FileManager.default.fileExists(atPath: name + "x"))
+    withExtendedLifetime(context) {}
+  }
+
+  @Test("every subcommand runs through the context, so that none opens a store of its own")
+  func everySubcommand() {
+    for command in Bowties.configuration.subcommands {
+      #expect(command is any BowtiesCommand.Type, "\(command)")
+    }
+  }
+
+  @Test("the command line keeps no state between commands: no stored or lock-guarded globals")
+  func noStaticState() throws {
+    let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .deletingLastPathComponent().deletingLastPathComponent()
+      .appendingPathComponent("Sources/BowtiesCLI")
+    let files = try #require(FileManager.default.enumerator(atPath: folder.path))
+      .compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") }
+    #expect(files.count > 20)
+    for file in files {
+      let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+      #expect(!text.contains("Mutex"), "\(file)")
+      #expect(!text.contains("nonisolated(unsafe)"), "\(file)")
+      // A static var is computed, never stored.
+      for line in text.split(separator: "\n") where line.contains("static var ") {
+        #expect(line.contains("{"), "\(file): \(line)")
+      }
+      // The store hands out with a tie what showing it needs (BowTie.photoIssue).
+      #expect(!text.contains("photoProblem(of:"), "\(file)")
+      #expect(!text.contains("import Synchronization"), "\(file)")
+    }
+  }
+}

@@ -1,0 +1,90 @@
+import ArgumentParser
+import BowTieKit
+import Foundation
+import Testing
+
+@testable import BowtiesCLI
+
+/// The one reading of argv before ArgumentParser: the store it finds to hand a command over
+/// to `bowties-postgresql` is the one the command then opens.
+@Suite("Reading the command line before parsing it")
+struct InvocationTests {
+  let server = "postgresql://u@127.0.0.1:1/d"
+
+  /// As `bowties` does before it reads the line: PostgreSQL URIs are claimed, by an address
+  /// that cannot open them (the hand-over's cue). Once in this process.
+  private static let claimingServers: Void = PostgreSQLProgram.registerMissing()
+
+  /// The same address: the same engine and place.
+  private func same(_ found: (any StoreAddress)?, _ expected: any StoreAddress) -> Bool {
+    found.map { String(reflecting: $0) } == String(reflecting: expected)
+  }
+
+  @Test("the store found before parsing is the store the parsed command opens")
+  func sameStoreAsTheCommand() throws {
+    let lines: [[String]] = [
+      ["show", "R"],
+      ["show", "R", "--store", "a.sqlite"],
+      ["show", "R", "--store=a.sqlite"],
+      ["show", "R", "--store", server],
+      ["wear", "--store=\(server)", "R"],
+      ["list", "--store", server, "--store", "b.sqlite"],
+      ["list", "--store", "b.sqlite", "--store=\(server)"],
+      ["show", "--json", "--store", "/x/../a.sqlite", "R"],
+      ["show", "--", "--store"],
+      ["list", "--store", "a.sqlite", "--"],
+    ]
+    let environments: [[String: String]] = [
+      ["HOME": "/home/u"],
+      ["HOME": "/home/u", "BOWTIES_STORE": server],
+      ["HOME": "/home/u", "BOWTIES_STORE": "/data/ties.sqlite"],
+      ["XDG_DATA_HOME": "/xdg", "HOME": "/home/u"],
+    ]
+    Self.claimingServers
+    var compared = 0
+    var servers = 0
+    for line in lines {
+      guard let parsed = try? Bowties.parseAsRoot(line) as? any FastPathCommand else { continue }
+      compared += 1
+      for environment in environments {
+        let expected = try StoreLocation.address(
+          explicitPath: parsed.storeOptions.store, environment: environment)
+        #expect(
+          same(Invocation(line).storeAddress(environment: environment), expected),
+          "\(line) \(environment)")
+        if expected is PostgreSQLProgram.Missing { servers += 1 }
+      }
+    }
+    #expect(compared >= lines.count - 1)
+    #expect(servers > 5, "some lines name a server's store")
+  }
+
+  @Test("a store that cannot be resolved is left for the command to report")
+  func unresolved() {
+    #expect(Invocation(["show", "R", "--store", ""]).storeAddress(environment: [:]) == nil)
+    #expect(Invocation(["show", "R"]).storeAddress(environment: [:]) == nil)
+  }
+
+  @Test("a word that is not UTF-8 is refused by its position")
+  func notUTF8() {
+    #expect(throws: BowTieError.usage("argument 2 is not valid UTF-8 text")) {
+      try Invocation(["show", "R\u{FFFD}"], notUTF8: 2).checkUTF8()
+    }
+    #expect(throws: Never.self) { try Invocation(["show", "R"]).checkUTF8() }
+  }
+
+  @Test("argv is read in Invocation alone, and no other code finds the store in the line")
+  func oneReader() throws {
+    let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .deletingLastPathComponent().deletingLastPathComponent()
+      .appendingPathComponent("Sources/BowtiesCLI")
+    let files = try #require(FileManager.default.enumerator(atPath: folder.path))
+      .compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") }
+    #expect(files.count > 20)
+    for file in files where !file.hasSuffix("Invocation.swift") {
+      let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+      #expect(!text.contains("CommandLine."), "\(file)")
+      #expect(!text.contains("BOWTIES_STORE\")"), "\(file)")
+    }
+  }
+}
