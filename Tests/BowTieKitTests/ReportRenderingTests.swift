@@ -4,8 +4,8 @@ import Testing
 import TextOutput
 
 @testable import BowTieKit
-@testable import PropertyLists
 @testable import BowTieReports
+@testable import PropertyLists
 
 /// A hand-built report: seven ties, one never worn, one without a color, one whose name
 /// has everything a format must escape, a month without wears, and every section filled.
