@@ -11,6 +11,7 @@ let package = Package(
     .library(name: "TerminalImage", targets: ["TerminalImage"]),
     .library(name: "TerminalUI", targets: ["TerminalUI"]),
     .library(name: "ImageCodecs", targets: ["ImageCodecs"]),
+    .library(name: "PropertyLists", targets: ["PropertyLists"]),
   ],
   dependencies: [
     .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
@@ -25,7 +26,7 @@ let package = Package(
     .target(
       name: "BowTieKit",
       dependencies: [
-        "CExpat", "CNettle", "ImageCodecs", "TextOutput",
+        "CNettle", "ImageCodecs", "PropertyLists", "TextOutput",
         .product(name: "GRDB", package: "GRDB.swift"),
       ],
       plugins: ["EmbedSampleData"]
@@ -44,9 +45,12 @@ let package = Package(
         .product(name: "Logging", package: "swift-log"),
       ]
     ),
+    // Property lists and keyed archives: one value type, the XML (Expat) and binary readers
+    // and writers, and the strict NSKeyedArchiver-format codec. Knows nothing of ties.
+    .target(name: "PropertyLists", dependencies: ["CExpat"]),
     // The report and the suggestions: what a store's summary queries say, rendered in each
     // format. Reads the store through BowTieKit's public API; knows nothing of engines.
-    .target(name: "BowTieReports", dependencies: ["BowTieKit", "TextOutput"]),
+    .target(name: "BowTieReports", dependencies: ["BowTieKit", "PropertyLists", "TextOutput"]),
     // Bytes out: a file descriptor's stream that reports every failed write, and the one
     // JSON writer of long arrays. Knows nothing of ties; the store, the reports, the export
     // and the command line all write through it.
@@ -106,10 +110,13 @@ let package = Package(
     // A PostgreSQL server in a temporary folder, for the tests of both engines.
     .target(name: "PostgresTestSupport", path: "Tests/PostgresTestSupport"),
     .testTarget(
-      name: "BowTieKitTests", dependencies: ["BowTieKit", "BowTieReports", "TextOutput"]),
+      name: "BowTieKitTests",
+      dependencies: ["BowTieKit", "BowTieReports", "PropertyLists", "TextOutput"]),
+    .testTarget(name: "PropertyListsTests", dependencies: ["PropertyLists"]),
     .testTarget(name: "TextOutputTests", dependencies: ["TextOutput"]),
     .testTarget(
-      name: "BowTiePostgresTests", dependencies: ["BowTiePostgres", "PostgresTestSupport"]),
+      name: "BowTiePostgresTests",
+      dependencies: ["BowTiePostgres", "PostgresTestSupport", "PropertyLists"]),
     .testTarget(name: "TerminalImageTests", dependencies: ["TerminalImage", "ImageCodecs"]),
     .testTarget(name: "ImageCodecsTests", dependencies: ["ImageCodecs"]),
     .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI"]),
@@ -117,7 +124,7 @@ let package = Package(
       name: "bowtiesTests",
       dependencies: [
         "bowties", "bowties-postgresql", "BowtiesCLI", "BowTieKit", "TerminalImage", "TerminalUI",
-        "ImageCodecs", "PostgresTestSupport",
+        "ImageCodecs", "PropertyLists", "PostgresTestSupport",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       // Expected `show --image always` output, compared byte for byte by PhotoTests.

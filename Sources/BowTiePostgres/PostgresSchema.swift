@@ -121,6 +121,15 @@ enum PostgresSchema {
         """,
       ]
     ),
+    // Colors as UIKit's UIColor archives (SQLite's v8): its step is code, in `code`.
+    ("p3: colors as UIColor archives", []),
+  ]
+
+  /// What a migration does in code after its SQL, in the same transaction, by name.
+  static let code: [String: @Sendable (any SQLConnection) throws -> Void] = [
+    "p3: colors as UIColor archives": { connection in
+      try ColorArchiveMigration.run(in: connection)
+    }
   ]
 
   /// Whether the database has a bowties store yet.
@@ -139,6 +148,7 @@ enum PostgresSchema {
     try state(applied: applied).refuseNewer(path: displayName)
     for migration in migrations where !applied.contains(migration.name) {
       for statement in migration.statements { try connection.execute(SQL(sql: statement)) }
+      try code[migration.name]?(connection)
       try connection.execute("INSERT INTO bowties_migrations (name) VALUES (\(migration.name))")
     }
   }

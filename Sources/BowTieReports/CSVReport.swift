@@ -1,5 +1,6 @@
 import BowTieKit
 import Foundation
+import PropertyLists
 import TextOutput
 
 /// The CSV report: one row per tie each list shows, under a header row, as RFC 4180 has
@@ -10,7 +11,8 @@ import TextOutput
 /// `list` is `most-worn`, `least-worn`, `never-worn`, `not-worn-recently` or `all`, in
 /// that order, each in its own order; `rank` counts from 1 within the list and `total` is
 /// how many ties the list holds (a row per tie only up to `--limit`). `lastWorn` is
-/// ISO 8601 UTC and `daysSinceWorn` and `color` (`#RRGGBB`) are empty when there is none;
+/// ISO 8601 UTC and `daysSinceWorn` and `color` (`#RRGGBB`, `#RRGGBBAA` when not opaque)
+/// are empty when there is none;
 /// `isFavorite` is `true` or `false`; `status` is `never-worn`, `not-worn-recently` (not
 /// worn in the last `staleDays` days) or `recent`. Numbers always use a dot, whatever the
 /// locale. A field with a comma, a double quote or a line break is quoted, its quotes

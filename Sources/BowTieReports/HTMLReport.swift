@@ -94,9 +94,10 @@ enum HTMLReport {
     return String(escaped)
   }
 
-  /// The color when it is exactly `#RRGGBB`, so nothing else ever reaches a `style`.
+  /// The color when it is exactly `#RRGGBB` or `#RRGGBBAA`, so nothing else ever reaches a
+  /// `style`.
   static func cssColor(_ color: String?) -> String? {
-    guard let color, color.count == 7, color.first == "#",
+    guard let color, color.count == 7 || color.count == 9, color.first == "#",
       color.dropFirst().allSatisfy({ $0.isASCII && $0.isHexDigit })
     else { return nil }
     return color

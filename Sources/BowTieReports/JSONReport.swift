@@ -1,5 +1,6 @@
 import BowTieKit
 import Foundation
+import PropertyLists
 import TextOutput
 
 /// The JSON report, for scripts: the ``Report``'s own keys, sorted, plus two that say what
@@ -28,7 +29,7 @@ import TextOutput
 /// }
 ///
 /// List: {"ties": [Tie], "total": 899989}   the first `limit` ties, and how many in all
-/// Tie: {"color": "#RRGGBB" | null, "daysSinceWorn": 42 | null, "id": "…",
+/// Tie: {"color": "#RRGGBB" | "#RRGGBBAA" | null, "daysSinceWorn": 42 | null, "id": "…",
 ///       "isFavorite": true, "lastWorn": "2026-10-14T07:30:00Z" | null, "name": "…",
 ///       "rating": 4.5, "searchKey": "R", "timesWorn": 10}
 /// ```

@@ -19,7 +19,7 @@ public struct Report: Equatable, Sendable {
     /// Whole days from `lastWorn` to the report's `asOf`; nil when never worn.
     public var daysSinceWorn: Int?
     public var isFavorite: Bool
-    /// `#RRGGBB`, or nil when the tie has no readable color.
+    /// `#RRGGBB` (`#RRGGBBAA` when not opaque), or nil when the tie has no readable color.
     public var color: String?
 
     public init(

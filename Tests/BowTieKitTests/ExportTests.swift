@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import BowTieKit
+@testable import PropertyLists
 
 /// What an export writes reads back as it was written.
 @Suite("Export")
@@ -69,6 +70,8 @@ struct ExportTests {
     let message = refusalMessage {
       _ = try SeedInput(argument: folder.url.path, format: nil, photos: true).entries()
     }
-    #expect(message.contains("it is a folder without SampleData.plist or SampleData.json"))
+    #expect(
+      message.contains("it is a folder without SampleData.plist, SampleData.json or a SQLite store")
+    )
   }
 }

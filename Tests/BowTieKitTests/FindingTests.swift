@@ -3,6 +3,7 @@ import Testing
 
 @testable import BowTieKit
 @testable import BowTieReports
+@testable import PropertyLists
 
 /// The sample ties, as seeded: R 4★ fav 10× Oct 14 · O 3.5 4× Sep 2 · Y 2 2× Jun 21 ·
 /// G 4.5 fav 7× Nov 1 · B 5 fav 15× Nov 15 · I 3 never · V 1.5 1× Dec 24 2025.

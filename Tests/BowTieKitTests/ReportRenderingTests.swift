@@ -5,6 +5,7 @@ import TextOutput
 
 @testable import BowTieKit
 @testable import BowTieReports
+@testable import PropertyLists
 
 /// A hand-built report: seven ties, one never worn, one without a color, one whose name
 /// has everything a format must escape, a month without wears, and every section filled.

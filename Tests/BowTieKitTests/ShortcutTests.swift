@@ -2,43 +2,119 @@ import Foundation
 import Testing
 
 @testable import BowTieKit
+@testable import PropertyLists
 
 /// Each shortcut that seeding at scale relies on gives exactly what the general code does.
 @Suite("Shortcuts")
 struct ShortcutTests {
-  @Test("the color archive template writes what the encoder writes, reads what the decoder reads")
-  func colorTemplate() throws {
+  @Test("the color archive layouts write what the encoder writes, read what the decoder reads")
+  func colorLayouts() throws {
     let transformer = ColorAttributeTransformer()
-    let template = try #require(ColorAttributeTransformer.template)
+    let layouts = ColorArchiveLayouts.shared
     var random = SplitMix64(seed: 0xC010)
     var colors = (0...255).flatMap { value -> [TieColor] in
       let byte = UInt8(value)
       return [
-        TieColor(red: byte, green: 0, blue: 0), TieColor(red: 0, green: byte, blue: 0),
-        TieColor(red: 0, green: 0, blue: byte), TieColor(red: byte, green: byte, blue: byte),
+        TieColor(red8: byte, green8: 0, blue8: 0), TieColor(red8: 0, green8: byte, blue8: 0),
+        TieColor(red8: 0, green8: 0, blue8: byte), TieColor(red8: byte, green8: byte, blue8: byte),
+        TieColor(red8: 9, green8: 8, blue8: 7, alpha8: byte),
       ]
     }
     colors += (0..<2_000).map { _ in
       TieColor(
-        red: UInt8(truncatingIfNeeded: random.next()),
-        green: UInt8(truncatingIfNeeded: random.next()),
-        blue: UInt8(truncatingIfNeeded: random.next()))
+        red8: UInt8(truncatingIfNeeded: random.next()),
+        green8: UInt8(truncatingIfNeeded: random.next()),
+        blue8: UInt8(truncatingIfNeeded: random.next()))
     }
-    for color in colors {
-      let fast = template.archive(color)
-      #expect(fast == (try transformer.archivedData(from: color)), "\(color)")
-      // The full decoder reads the patched archive as that color, and so does the template.
-      #expect(try transformer.unarchivedObject(from: fast) as? TieColor == color)
-      #expect(template.color(in: fast) == color)
+    // Components as UIKit and AppKit archives give them: any double, extended range.
+    colors += (0..<1_000).map { _ in
+      func component() -> Double {
+        switch random.next(below: 4) {
+        case 0: Double(Float(bitPattern: UInt32(truncatingIfNeeded: random.next()) & 0x3FFF_FFFF))
+        case 1: Double(random.next(below: 1 << 20)) / Double(1 << 20) * 1.1 - 0.05
+        case 2: Double(random.next(below: 256)) / 255
+        default: Double(bitPattern: 0x3FE0_0000_0000_0000 | random.next() >> 12)
+        }
+      }
+      return TieColor(red: component(), green: component(), blue: component(), alpha: component())
     }
-    // Bytes the template did not write are not read by it: another length, a changed byte.
-    let sample = template.archive(colors[0])
-    #expect(template.color(in: sample.dropLast()) == nil)
-    for offset in sample.indices
-    where ![template.offsets.red, template.offsets.green, template.offsets.blue].contains(offset) {
+    for color in colors where color.isFinite {
+      let fast = try #require(layouts.archive(color, transformer: transformer))
+      #expect(
+        fast == [UInt8](try transformer.archivedData(from: UIColorArchive(color))), "\(color)")
+      // The full decoder reads the laid-out archive as that color, and so does its layout.
+      let general = try ColorAttributeTransformer.color(
+        of: transformer.unarchivedObject(from: Data(fast)))
+      #expect(general == color)
+      #expect(layouts.color(in: Data(fast)) == color)
+    }
+    // Bytes no layout wrote are not read by one, or read as the full decoder reads them:
+    // every byte of a sample changed, and a byte cut.
+    for color in [colors[300], TieColor(red: 0.5, green: 0.25, blue: 1, alpha: 0.75)] {
+      let sample = try #require(layouts.archive(color, transformer: transformer))
+      #expect(layouts.color(in: Data(sample.dropLast())) == nil)
+      for offset in sample.indices {
+        var changed = sample
+        changed[offset] ^= 0x01
+        guard let read = layouts.color(in: Data(changed)) else { continue }
+        let general = try? ColorAttributeTransformer.color(
+          of: transformer.unarchivedObject(from: Data(changed)))
+        #expect(read == general, "byte \(offset)")
+      }
+    }
+  }
+
+  @Test("an 8-bit component's NSRGB text is the C library's %.3g, for each of the 256")
+  func eightBitText() {
+    for value in 0...255 {
+      let expected = String(format: "%.3g", Double(value) / 255)
+      #expect(String(decoding: ColorText.eightBitNumber(value), as: UTF8.self) == expected)
+      #expect(ColorText.formatted(Double(value) / 255) == Array(expected.utf8))
+      #expect(ColorText.number(Double(value) / 255) == Array(expected.utf8))
+    }
+  }
+
+  @Test("NSRGB's numbers are checked for the form %g writes, as the C library would read them")
+  func decimalNumberForm() {
+    var random = SplitMix64(seed: 0xD3C1)
+    for _ in 0..<2_000 {
+      let value = Double(bitPattern: random.next())
+      guard value.isFinite else { continue }
+      for format in ["%.3g", "%g", "%.17g"] {
+        let word = Array(String(format: format, value).utf8)
+        #expect(ColorText.isDecimalNumber(word[...]), "\(format) of \(value)")
+      }
+    }
+    for accepted in ["0", "1", "0.5", ".5", "5.", "-0.25", "1e-05", "2.5E+10"] {
+      #expect(ColorText.isDecimalNumber(Array(accepted.utf8)[...]), "\(accepted)")
+    }
+    for refused in [
+      "", "-", ".", "+1", "1..2", "1.2.3", "1e", "1e+", "e5", "0x1p3", "inf", "nan", "1,5",
+    ] {
+      #expect(!ColorText.isDecimalNumber(Array(refused.utf8)[...]), "\(refused)")
+    }
+  }
+
+  @Test("TieColor archives of before are read by their layout as by the full decoder")
+  func legacyColorLayout() throws {
+    let transformer = ColorAttributeTransformer()
+    let classes = transformer.classTable
+    for value in 0...255 {
+      let byte = UInt8(value)
+      let color = TieColor(red8: byte, green8: 255 - byte, blue8: byte / 3)
+      let old = Data(try KeyedArchive.archive(TieColorArchive(color), classes: classes))
+      #expect(ColorArchiveLayouts.shared.legacyColor(in: old) == color)
+      #expect(try transformer.color(from: old) == color)
+    }
+    // Out of range, or not integers: left to the full decoder, which refuses them.
+    let sample = Data(
+      try KeyedArchive.archive(
+        TieColorArchive(TieColor(red8: 1, green8: 2, blue8: 3)), classes: classes))
+    for offset in sample.indices {
       var changed = sample
-      changed[offset] ^= 0x01
-      #expect(template.color(in: changed) == nil, "byte \(offset)")
+      changed[offset] ^= 0x10
+      guard let read = ColorArchiveLayouts.shared.legacyColor(in: changed) else { continue }
+      #expect(read == (try? transformer.color(from: changed)), "byte \(offset)")
     }
   }
 

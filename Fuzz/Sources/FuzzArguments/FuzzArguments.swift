@@ -14,11 +14,34 @@ import FuzzSupport
 @testable import BowTieKit
 @testable import BowtiesCLI
 
-/// The sample store, seeded once; every run starts from a copy of it.
+/// The sample store, seeded once; every run starts from a copy of it. Some of its colors
+/// are archives UIKit and AppKit wrote, and some of those refused (the color-archive
+/// corpus), so that commands meet every form the transformer reads or refuses.
 let sampleStore: BowTieStore = {
   _ = registeredTransformer
   let store = must("opening a store in memory") { try BowTieStore.inMemory() }
   must("seeding the sample ties") { try store.seed(SampleData.entries()) }
+  let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent()
+    .appendingPathComponent("Corpus/color-archive")
+  let archives = [
+    "O": "uicolor-float32-green", "Y": "real-terminal-nscolor-custom-space",
+    "G": "uicolor-system-red", "B": "uicolor-dynamic", "I": "nscolor-calibrated-white",
+    "V": "real-uikit-system-red-damaged",
+  ]
+  must("storing UIKit's and AppKit's colors") {
+    try store.write { connection, _ in
+      for (key, name) in archives {
+        // A blob literal, not a bound Data: the connection's cached statement would keep
+        // its last arguments for the process's life, where LeakSanitizer cannot see the
+        // reference a Data keeps tagged in its enum, and reports it as leaked.
+        let archive = try Data(contentsOf: corpus.appendingPathComponent(name))
+        let literal = "X'" + archive.map { String(format: "%02X", $0) }.joined() + "'"
+        try connection.execute(
+          "UPDATE bowTie SET tintColor = \(sql: literal) WHERE searchKey = \(key)")
+      }
+    }
+  }
   // Commands print for people and scripts: into /dev/null here, and read nothing.
   let null = open("/dev/null", O_RDWR)
   dup2(null, STDIN_FILENO)

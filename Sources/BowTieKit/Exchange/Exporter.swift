@@ -1,4 +1,5 @@
 import Foundation
+import PropertyLists
 import TextOutput
 
 /// The formats `bowties export` writes.
@@ -158,8 +159,7 @@ public struct Exporter: Sendable {
       case (.plist, true):
         // Foundation's binary writer lays dictionaries out in hash order, which changes
         // from run to run; ours sorts keys, so the same store gives the same bytes.
-        var writer = BinaryPropertyListWriter()
-        return Data(writer.write(.array(values)))
+        return Data(BinaryPropertyList.write(.array(values)))
       case (.plist, false):
         return Data(((started ? "</array>\n" : "<array/>\n") + XMLPropertyListWriter.footer).utf8)
       case (.json, _):
@@ -193,7 +193,9 @@ public struct Exporter: Sendable {
       id: tie.id.text, name: tie.name, searchKey: tie.searchKey, rating: tie.rating,
       timesWorn: Int(tie.timesWorn), isFavorite: tie.isFavorite,
       tintColor: tie.tintColor.map {
-        Entry.Color(red: Int($0.red), green: Int($0.green), blue: Int($0.blue))
+        Entry.Color(
+          red: Int($0.red8), green: Int($0.green8), blue: Int($0.blue8),
+          alpha: $0.isOpaque ? nil : Int($0.alpha8))
       },
       lastWorn: lastWorn, url: tie.url?.absoluteString,
       price: tie.price.map(BowTie.priceText), currency: tie.currency,
@@ -202,10 +204,13 @@ public struct Exporter: Sendable {
 
   /// One tie under the seed format's keys; absent values are left out.
   struct Entry: Codable, JSONObject {
+    /// 0–255 each; the alpha only for a color that is not opaque.
     struct Color: Codable, JSONObject {
       var red, green, blue: Int
+      var alpha: Int?
 
       func writeFields(to fields: inout some JSONFields) throws {
+        try fields.field("alpha", alpha, omittingNil: true)
         try fields.field("blue", blue)
         try fields.field("green", green)
         try fields.field("red", red)
@@ -254,10 +259,12 @@ public struct Exporter: Sendable {
         "isFavorite": .bool(isFavorite),
       ]
       if let tintColor {
-        dict["tintColor"] = .dictionary([
+        var color: [String: PropertyListValue] = [
           "red": .integer(Int64(tintColor.red)), "green": .integer(Int64(tintColor.green)),
           "blue": .integer(Int64(tintColor.blue)),
-        ])
+        ]
+        if let alpha = tintColor.alpha { color["alpha"] = .integer(Int64(alpha)) }
+        dict["tintColor"] = .dictionary(color)
       }
       if let lastWorn { dict["lastWorn"] = .date(lastWorn) }
       if let url { dict["url"] = .string(url) }

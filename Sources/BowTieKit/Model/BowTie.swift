@@ -1,4 +1,5 @@
 import Foundation
+import PropertyLists
 
 /// One bow tie: the single entity of the BowTies model.
 ///
@@ -143,6 +144,10 @@ extension BowTie {
     }
     if timesWorn < 0 {
       return ValidationFailure(attribute: "timesWorn", reason: "\(timesWorn) is negative")
+    }
+    if let tintColor, !tintColor.isFinite {
+      return ValidationFailure(
+        attribute: "tintColor", reason: "has a component that is not a number")
     }
     // A NaN date (a binary plist can hold one) is inside every range, since Date's <= holds
     // both ways; stored, it would trap in the conversion to text.

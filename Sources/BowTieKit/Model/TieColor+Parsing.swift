@@ -1,32 +1,34 @@
 import Foundation
 
 extension TieColor {
-  /// Parses a color as people type it: `#RRGGBB`, `#RGB`, `r,g,b` (0–255 each) or one of
-  /// CSS3's 148 color names (`teal`, `navy`…), in any case.
+  /// Parses a color as people type it: `#RRGGBB`, `#RRGGBBAA` (with its opacity), `#RGB`,
+  /// `r,g,b` (0–255 each) or one of CSS3's 148 color names (`teal`, `navy`…), in any case.
   public static func parse(_ text: String) throws(BowTieError) -> TieColor {
     let trimmed = text.trimmingSpaces()
     if let named = cssNames[trimmed.lowercased()] {
-      return TieColor(red: named.0, green: named.1, blue: named.2)
+      return TieColor(red8: named.0, green8: named.1, blue8: named.2)
     }
     if trimmed.hasPrefix("#") {
       // Bytes, not Characters: `Character.isHexDigit` takes fullwidth digits ("Ａ"), which
       // no radix parser reads.
       let digits = trimmed.utf8.dropFirst().map(hexValue)
-      guard digits.count == 6 || digits.count == 3, digits.allSatisfy({ $0 != nil }) else {
+      guard [3, 6, 8].contains(digits.count), digits.allSatisfy({ $0 != nil }) else {
         throw problem(text)
       }
       let nibbles = digits.compactMap { $0 }
       let values =
-        nibbles.count == 6
-        ? stride(from: 0, to: 6, by: 2).map { nibbles[$0] << 4 | nibbles[$0 + 1] }
-        : nibbles.map { $0 << 4 | $0 }
-      return TieColor(red: values[0], green: values[1], blue: values[2])
+        nibbles.count == 3
+        ? nibbles.map { $0 << 4 | $0 }
+        : stride(from: 0, to: nibbles.count, by: 2).map { nibbles[$0] << 4 | nibbles[$0 + 1] }
+      return TieColor(
+        red8: values[0], green8: values[1], blue8: values[2],
+        alpha8: values.count == 4 ? values[3] : 255)
     }
     let parts = trimmed.split(separator: ",", omittingEmptySubsequences: false)
       .map { $0.trimmingSpaces() }
     let values = parts.compactMap { PlainDecimal.isDigits($0) ? UInt8($0) : nil }
     guard parts.count == 3, values.count == 3 else { throw problem(text) }
-    return TieColor(red: values[0], green: values[1], blue: values[2])
+    return TieColor(red8: values[0], green8: values[1], blue8: values[2])
   }
 
   /// The value of an ASCII hexadecimal digit, or nil for any other byte.
@@ -41,6 +43,7 @@ extension TieColor {
 
   private static func problem(_ text: String) -> BowTieError {
     .invalidValue(
-      "'\(text)' is not a color: use #RRGGBB, #RGB, r,g,b (0–255) or a CSS name such as teal")
+      "'\(text)' is not a color: use #RRGGBB, #RRGGBBAA, #RGB, r,g,b (0–255) or a CSS name "
+        + "such as teal")
   }
 }

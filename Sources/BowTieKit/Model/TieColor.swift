@@ -1,97 +1,72 @@
 import Foundation
 
-/// A bow tie's tint: an immutable 8-bit RGB color, archived like an Apple `NSSecureCoding`
-/// class.
-public final class TieColor: NSObject, NSSecureCoding, Sendable {
-  /// The class name written into archives. Fixed on purpose: it does not depend on the
-  /// Swift module name, so renaming the module cannot orphan stored colors.
-  public static let archivedClassName = "TieColor"
+/// A bow tie's tint, as UIKit's `UIColor(red:green:blue:alpha:)` holds one: red, green,
+/// blue and alpha as numbers, 0 to 1 in sRGB, kept exactly as an archive gave them.
+///
+/// A color read from an archive written by UIKit or AppKit keeps its components as they
+/// were stored (a 32-bit float's value, or an extended-range 1.00044), so that storing it
+/// again changes nothing; the 8-bit values people read and type (``hex``, `--json`, the
+/// seed format) are derived from them, rounded and clamped.
+public struct TieColor: Hashable, Sendable, CustomStringConvertible {
+  /// The red component: 0 to 1, or beyond in an extended-range color.
+  public let red: Double
+  /// The green component.
+  public let green: Double
+  /// The blue component.
+  public let blue: Double
+  /// The opacity: 1 is opaque.
+  public let alpha: Double
 
-  /// Always true: `init?(coder:)` validates every value it reads.
-  public static var supportsSecureCoding: Bool { true }
-
-  /// The red component, 0...255.
-  public let red: UInt8
-  /// The green component, 0...255.
-  public let green: UInt8
-  /// The blue component, 0...255.
-  public let blue: UInt8
-
-  /// Creates a color from its 8-bit components.
-  public init(red: UInt8, green: UInt8, blue: UInt8) {
+  /// A color from its components, as `UIColor(red:green:blue:alpha:)` takes them.
+  public init(red: Double, green: Double, blue: Double, alpha: Double = 1) {
     self.red = red
     self.green = green
     self.blue = blue
-    super.init()
+    self.alpha = alpha
   }
 
-  /// The color as `#RRGGBB` with uppercase digits, e.g. `#EF3024`.
+  /// A color from 8-bit components: each is `value / 255`.
+  public init(red8: UInt8, green8: UInt8, blue8: UInt8, alpha8: UInt8 = 255) {
+    self.init(
+      red: Double(red8) / 255, green: Double(green8) / 255, blue: Double(blue8) / 255,
+      alpha: Double(alpha8) / 255)
+  }
+
+  /// The red component in 8 bits: `red × 255` rounded to the nearest, clamped to 0…255.
+  public var red8: UInt8 { Self.eightBit(red) }
+  /// The green component in 8 bits.
+  public var green8: UInt8 { Self.eightBit(green) }
+  /// The blue component in 8 bits.
+  public var blue8: UInt8 { Self.eightBit(blue) }
+  /// The opacity in 8 bits.
+  public var alpha8: UInt8 { Self.eightBit(alpha) }
+
+  /// Whether the color is opaque in 8 bits: what decides whether an alpha is shown.
+  public var isOpaque: Bool { alpha8 == 255 }
+
+  /// Whether every component is a finite number, as a stored color's must be.
+  public var isFinite: Bool {
+    red.isFinite && green.isFinite && blue.isFinite && alpha.isFinite
+  }
+
+  /// `component × 255`, rounded to the nearest integer (halves away from zero) and
+  /// clamped: 0.34117645 (a 32-bit float's 87/255) is 87, an extended-range 1.00044 is 255.
+  static func eightBit(_ component: Double) -> UInt8 {
+    let scaled = (component * 255).rounded()
+    // NaN fails both comparisons and lands on 0; a stored color is never NaN.
+    guard scaled > 0 else { return 0 }
+    guard scaled < 255 else { return 255 }
+    return UInt8(scaled)
+  }
+
+  /// The color as `#RRGGBB` with uppercase digits, e.g. `#EF3024`, with the alpha after
+  /// (`#EF302480`) when the color is not opaque.
   public var hex: String {
     let digits = Array("0123456789ABCDEF")
-    let characters = [red, green, blue].flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 0xF)]] }
-    return "#" + String(characters)
-  }
-
-  /// Colors are equal when their components are.
-  override public func isEqual(_ object: Any?) -> Bool {
-    guard let other = object as? TieColor else { return false }
-    return red == other.red && green == other.green && blue == other.blue
-  }
-
-  /// Consistent with `isEqual(_:)`.
-  override public var hash: Int {
-    var hasher = Hasher()
-    hasher.combine(red)
-    hasher.combine(green)
-    hasher.combine(blue)
-    return hasher.finalize()
+    let bytes = isOpaque ? [red8, green8, blue8] : [red8, green8, blue8, alpha8]
+    return "#" + String(bytes.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 0xF)]] })
   }
 
   /// `TieColor(#EF3024)`, for logs and test output.
-  override public var description: String { "TieColor(\(hex))" }
-
-  // MARK: NSSecureCoding
-
-  private enum Key {
-    static let red = "red"
-    static let green = "green"
-    static let blue = "blue"
-  }
-
-  /// Encodes each component as an integer under "red", "green" and "blue".
-  public func encode(with coder: NSCoder) {
-    coder.encode(Int(red), forKey: Key.red)
-    coder.encode(Int(green), forKey: Key.green)
-    coder.encode(Int(blue), forKey: Key.blue)
-  }
-
-  /// Fails unless all three components are present integers in 0...255.
-  public init?(coder: NSCoder) {
-    guard let red = Self.component(Key.red, from: coder),
-      let green = Self.component(Key.green, from: coder),
-      let blue = Self.component(Key.blue, from: coder)
-    else { return nil }
-    self.red = red
-    self.green = green
-    self.blue = blue
-    super.init()
-  }
-
-  private static func component(_ key: String, from coder: NSCoder) -> UInt8? {
-    guard coder.containsValue(forKey: key) else { return nil }
-    let value = coder.decodeInt64(forKey: key)
-    guard let component = UInt8(exactly: value) else {
-      // failWithError is how a coded class says why; under .raiseException it would abort
-      // on Linux, so only report when the coder asks for errors.
-      if coder.decodingFailurePolicy == .setErrorAndReturn {
-        let reason = "value \(value) for key \"\(key)\" is out of range 0...255"
-        coder.failWithError(
-          CocoaError(.coderReadCorrupt, userInfo: [NSDebugDescriptionErrorKey: reason]))
-      }
-      return nil
-    }
-    return component
-  }
+  public var description: String { "TieColor(\(hex))" }
 }
-
-extension TieColor: StableArchiveName {}

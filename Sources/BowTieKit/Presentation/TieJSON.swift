@@ -1,8 +1,10 @@
 import Foundation
+import PropertyLists
 import TextOutput
 
 /// A tie as `show --json` and `list --json` print it: the seed plist's keys, with
-/// `lastWorn` in ISO 8601 UTC, `tintColor` as `{red, green, blue}` and `id` as a
+/// `lastWorn` in ISO 8601 UTC, `tintColor` as `{red, green, blue}` (0–255 each, with an
+/// `alpha` from 0 to 1 only for a color that is not opaque) and `id` as a
 /// UUID string, `price` as an exact decimal string and `currency` as its ISO 4217 code
 /// (`null` with `price`; absent from what bowties printed before prices had one), plus `photoBytes` and the photo's
 /// `photoFormat` (`"png"`, `"jpeg"`) and upright size in pixels (`photoWidth`,
@@ -11,8 +13,18 @@ import TextOutput
 public struct TieJSON: Codable, Equatable, Sendable, JSONObject {
   public struct RGB: Codable, Equatable, Sendable, JSONObject {
     public var red, green, blue: Int
+    /// The opacity, 0 to 1 in steps of 1/255 to three decimals; absent when opaque.
+    public var alpha: Double?
+
+    public init(_ color: TieColor) {
+      red = Int(color.red8)
+      green = Int(color.green8)
+      blue = Int(color.blue8)
+      alpha = color.isOpaque ? nil : (Double(color.alpha8) / 255 * 1000).rounded() / 1000
+    }
 
     public func writeFields(to fields: inout some JSONFields) throws {
+      try fields.field("alpha", alpha, omittingNil: true)
       try fields.field("blue", blue)
       try fields.field("green", green)
       try fields.field("red", red)
@@ -51,9 +63,7 @@ public struct TieJSON: Codable, Equatable, Sendable, JSONObject {
     url = tie.url?.absoluteString
     price = tie.price.map(BowTie.priceText)
     currency = tie.currency
-    tintColor = tie.tintColor.map {
-      RGB(red: Int($0.red), green: Int($0.green), blue: Int($0.blue))
-    }
+    tintColor = tie.tintColor.map(RGB.init)
     tintColorUnreadable = tie.colorIssue == nil ? nil : true
     photoBytes = tie.photoByteCount ?? 0
     photoFormat = tie.photoDescription?.format.rawValue

@@ -1,4 +1,5 @@
 import Foundation
+import PropertyLists
 import TextOutput
 
 /// One wear as `history --json` prints it.

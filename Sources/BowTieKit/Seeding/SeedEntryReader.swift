@@ -1,4 +1,5 @@
 import Foundation
+import PropertyLists
 
 // Reading one seed entry: its keys, each value typed and checked, into a validated tie.
 
@@ -203,22 +204,24 @@ struct EntryReader {
     return Int32(value)
   }
 
-  /// The color, if the entry has one (an export of a tie whose color was unreadable has none).
+  /// The color, if the entry has one (an export of a tie whose color was unreadable has
+  /// none): `red`, `green` and `blue`, and `alpha` for a color that is not opaque, 0–255.
   func color() throws(BowTieError) -> TieColor? {
     guard let raw = fields["tintColor"] else { return nil }
     guard case .dictionary(let components) = raw else {
       throw failure("tintColor", "must be a dictionary of red, green and blue, found \(raw.kind)")
     }
-    if components.count != 3,
-      let unknown = components.keys.filter({ !["red", "green", "blue"].contains($0) }).sorted()
-        .first
+    // Three or four keys with the alpha are all a valid color has: what 100,000 seeded
+    // colors are, checked without a filter's allocations.
+    let known = ["red", "green", "blue", "alpha"]
+    if !(components.count == 3 || components.count == 4 && components["alpha"] != nil),
+      let unknown = components.keys.filter({ !known.contains($0) }).sorted().first
     {
-      throw failure("tintColor", "has an unknown key '\(unknown)' (expected red, green, blue)")
+      throw failure(
+        "tintColor", "has an unknown key '\(unknown)' (expected red, green, blue, alpha)")
     }
-    func channel(_ channel: String) throws(BowTieError) -> UInt8 {
-      guard let value = components[channel] else {
-        throw failure("tintColor", "is missing \(channel)")
-      }
+    func channel(_ channel: String) throws(BowTieError) -> UInt8? {
+      guard let value = components[channel] else { return nil }
       guard case .integer(let number) = value else {
         throw failure("tintColor", "\(channel) must be a whole number 0–255, found \(value.kind)")
       }
@@ -227,6 +230,12 @@ struct EntryReader {
       }
       return UInt8(number)
     }
-    return TieColor(red: try channel("red"), green: try channel("green"), blue: try channel("blue"))
+    func required(_ name: String) throws(BowTieError) -> UInt8 {
+      guard let value = try channel(name) else { throw failure("tintColor", "is missing \(name)") }
+      return value
+    }
+    return TieColor(
+      red8: try required("red"), green8: try required("green"), blue8: try required("blue"),
+      alpha8: try channel("alpha") ?? 255)
   }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import PropertyLists
 
 // Decoding a JSON seed file into the same values a property list gives.
 
@@ -9,7 +10,7 @@ enum JSONRoot: Decodable {
 
   init(from decoder: any Decoder) throws {
     guard var container = try? decoder.unkeyedContainer() else {
-      self = .other(try PropertyListValue(from: decoder))
+      self = .other(try JSONValue(from: decoder).value)
       return
     }
     var items: [PropertyListValue] = []
@@ -19,7 +20,7 @@ enum JSONRoot: Decodable {
       if let entry = try? container.decode(JSONDictionary.self) {
         items.append(.dictionary(entry.fields))
       } else {
-        items.append(try container.decode(PropertyListValue.self))
+        items.append(try container.decode(JSONValue.self).value)
       }
     }
     self = .array(items)
@@ -50,7 +51,7 @@ private struct JSONDictionary: Decodable {
       switch key.stringValue {
       case "rating":
         expected = (try? container.decode(Double.self, forKey: key)).map(PropertyListValue.real)
-      case "timesWorn", "red", "green", "blue":
+      case "timesWorn", "red", "green", "blue", "alpha":
         expected = (try? container.decode(Int64.self, forKey: key)).map(PropertyListValue.integer)
       case "isFavorite":
         expected = (try? container.decode(Bool.self, forKey: key)).map(PropertyListValue.bool)
@@ -62,30 +63,33 @@ private struct JSONDictionary: Decodable {
         expected = (try? container.decode(String.self, forKey: key)).map(PropertyListValue.string)
       }
       fields[key.stringValue] =
-        try expected ?? container.decode(PropertyListValue.self, forKey: key)
+        try expected ?? container.decode(JSONValue.self, forKey: key).value
     }
   }
 }
 
-extension PropertyListValue: Decodable {
-  /// Any JSON value. Integers stay integers (`Int64` is tried before `Double`); `null` is
-  /// ``null``, which the entry reader refuses by name.
+/// Any JSON value, as the property-list value a seed entry is read from.
+private struct JSONValue: Decodable {
+  var value: PropertyListValue
+
+  /// Integers stay integers (`Int64` is tried before `Double`); `null` is
+  /// ``PropertyListValue/null``, which the entry reader refuses by name.
   init(from decoder: any Decoder) throws {
     let container = try decoder.singleValueContainer()
     if container.decodeNil() {
-      self = .null
+      value = .null
     } else if let text = try? container.decode(String.self) {
-      self = .string(text)
+      value = .string(text)
     } else if let flag = try? container.decode(Bool.self) {
-      self = .bool(flag)
+      value = .bool(flag)
     } else if let number = try? container.decode(Int64.self) {
-      self = .integer(number)
+      value = .integer(number)
     } else if let number = try? container.decode(Double.self) {
-      self = .real(number)
-    } else if let items = try? container.decode([PropertyListValue].self) {
-      self = .array(items)
+      value = .real(number)
+    } else if let items = try? container.decode([JSONValue].self) {
+      value = .array(items.map(\.value))
     } else {
-      self = .dictionary(try container.decode(JSONDictionary.self).fields)
+      value = .dictionary(try container.decode(JSONDictionary.self).fields)
     }
   }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import PropertyLists
 
 /// One validated tie from a seed file, with its position for messages.
 public struct SeedEntry: Sendable {
@@ -60,14 +61,19 @@ public enum SeedFile {
     if format == .plist && XMLPropertyListReader.looksLikeXML(data) {
       let root: XMLPropertyListReader.Root
       do {
-        root = try XMLPropertyListReader.read(data) { index, item throws(BowTieError) in
+        root = try XMLPropertyListReader.read(data) { index, item in
           try collector.add(item, index: index)
         }
-      } catch {
+      } catch let failure as XMLPropertyListReader.Failure {
+        throw .invalidSeedFile(source: source, reason: "not a property list (\(failure.reason))")
+      } catch let error as BowTieError {
         if case .invalidSeedFile(_, let reason) = error {
           throw .invalidSeedFile(source: source, reason: reason)
         }
         throw error
+      } catch {
+        // `collector.add` throws BowTieError only; kept so that this never traps.
+        throw .invalidSeedFile(source: source, reason: "\(error)")
       }
       if case .other(let value) = root { throw notAnArray(value, source: source) }
       return collector.entries
@@ -119,7 +125,7 @@ public enum SeedFile {
   }
 
   /// Checks entries one by one as they arrive, and that no id or key repeats.
-  private struct Collector {
+  struct Collector {
     let images: ImageSource
     var entries: [SeedEntry] = []
     private var ids = RandomUUIDs()
@@ -127,20 +133,38 @@ public enum SeedFile {
     private var seenIDs: [UUID: (index: Int, name: String)] = [:]
     private var seenKeys: [String: (index: Int, name: String)] = [:]
 
-    init(images: ImageSource) { self.images = images }
+    /// How a message names the entry at an index: "entry 3"; a store's importer names
+    /// its rows its own way.
+    let entryLabel: (Int) -> String
+
+    init(images: ImageSource, entryLabel: @escaping (Int) -> String = { "entry \($0)" }) {
+      self.images = images
+      self.entryLabel = entryLabel
+    }
 
     mutating func add(_ item: PropertyListValue, index: Int) throws(BowTieError) {
-      let entry = try SeedFile.parseEntry(item, index: index, images: images, ids: &ids)
+      try add(entry(item, index: index))
+    }
+
+    /// `item` read and checked as an entry, not yet added: a caller may complete it with
+    /// what the seed format does not carry (a colour archive read as it is).
+    mutating func entry(_ item: PropertyListValue, index: Int) throws(BowTieError) -> SeedEntry {
+      try SeedFile.parseEntry(item, index: index, images: images, ids: &ids)
+    }
+
+    /// Adds `entry` once no entry before it has its id or key.
+    mutating func add(_ entry: SeedEntry) throws(BowTieError) {
+      let index = entry.index
       if entry.hasExplicitID, let first = seenIDs[entry.tie.id] {
         throw .invalidSeedEntry(
           index: index, name: entry.tie.name, key: "id",
-          reason: "\(entry.tie.id) repeats entry \(first.index) (\(first.name))")
+          reason: "\(entry.tie.id) repeats \(entryLabel(first.index)) (\(first.name))")
       }
       let key = BowTie.canonicalKey(entry.tie.searchKey)
       if let first = seenKeys[key] {
         throw .invalidSeedEntry(
           index: index, name: entry.tie.name, key: "searchKey",
-          reason: "'\(entry.tie.searchKey)' repeats entry \(first.index) (\(first.name))")
+          reason: "'\(entry.tie.searchKey)' repeats \(entryLabel(first.index)) (\(first.name))")
       }
       seenIDs[entry.tie.id] = (index, entry.tie.name)
       seenKeys[key] = (index, entry.tie.name)

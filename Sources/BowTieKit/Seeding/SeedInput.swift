@@ -26,6 +26,12 @@ public struct SeedInput: Sendable {
     let currentFolder = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
     if argument == "-" {
       let data = standardInput()
+      if ForeignSQLiteFile.kind(of: data.prefix(16)) == .database {
+        throw BowTieError.invalidSeedFile(
+          source: "standard input",
+          reason: "a SQLite database; give its path instead, so that its -wal and its photos "
+            + "are read with it")
+      }
       return try SeedFile.parse(
         data, source: "standard input",
         images: photos ? .folder(ExportFolder.images(in: currentFolder)) : .skipped,
@@ -37,12 +43,30 @@ public struct SeedInput: Sendable {
       throw BowTieError.inputUnreadable(path: argument, reason: "no such file")
     }
     if isDirectory.boolValue {
-      // An export folder: its seed file, and images/ beside it.
-      guard let inside = ExportFolder.seedFile(in: file) else {
+      // An export folder: its seed file, and images/ beside it. Else the folder an app
+      // keeps its Core Data store in, such as Library/Application Support/.
+      if let inside = ExportFolder.seedFile(in: file) {
+        file = inside
+      } else if let entries = try CoreDataStore.entries(
+        inFolder: file, argument: argument, photos: photos)
+      {
+        return entries
+      } else {
         throw BowTieError.inputUnreadable(
-          path: argument, reason: "it is a folder without SampleData.plist or SampleData.json")
+          path: argument,
+          reason: "it is a folder without SampleData.plist, SampleData.json or a SQLite store")
       }
-      file = inside
+    } else {
+      // The app's Core Data store, by its content, whatever its name.
+      switch ForeignSQLiteFile.kind(of: file) {
+      case .database:
+        return try CoreDataStore.entries(at: file, name: argument, photos: photos)
+      case .writeAheadLog:
+        throw BowTieError.invalidSeedFile(
+          source: argument,
+          reason: "the -wal file of a SQLite store; give the store itself, the file beside it")
+      case .other: break
+      }
     }
     let data: Data
     do {

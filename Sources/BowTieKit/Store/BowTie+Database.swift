@@ -1,4 +1,5 @@
 import Foundation
+import PropertyLists
 
 // MARK: - Database
 

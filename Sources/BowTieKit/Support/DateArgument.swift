@@ -1,4 +1,5 @@
 import Foundation
+import PropertyLists
 
 /// A date as typed on a command line, or in a crontab line, where `%` cannot be typed.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import PropertyLists
 
 /// Turns archive `Data` into an object of an allowed class and back; a port of Foundation's
 /// transformer of the same name, the base Core Data uses for transformable attributes.
@@ -24,12 +25,17 @@ open class NSSecureUnarchiveFromDataTransformer: ValueTransformer, @unchecked Se
     allowedTopLevelClasses.compactMap { $0 as? ArchivableClass }
   }
 
+  /// Classes an archive may hold below its root object but never as it: what an allowed
+  /// class's own archive holds (a color's color space). Empty by default.
+  open class var nestedArchivableClasses: [ArchivableClass] { [] }
+
   /// Extra archived class names accepted when unarchiving, each mapped to one of
   /// ``allowedTopLevelClasses`` (for example the `Module.Class` name that Foundation's own
   /// `NSKeyedArchiver` writes). Empty by default. Archiving always uses the stable name.
   open class var archivedClassNameAliases: [String: AnyClass] { [:] }
 
-  /// Archives larger than this are refused before parsing. A color archive is 247 bytes.
+  /// Archives larger than this are refused before parsing. A color archive bowties writes
+  /// is about 400 bytes; AppKit's, with its ICC profile, about 3,700.
   open class var maximumArchiveSize: Int { 16 * 1024 }
 
   override open class func allowsReverseTransformation() -> Bool { true }
@@ -58,19 +64,21 @@ open class NSSecureUnarchiveFromDataTransformer: ValueTransformer, @unchecked Se
     guard !data.isEmpty else { throw .empty }
     let limit = Self.maximumArchiveSize
     guard data.count <= limit else { throw .tooLarge(bytes: data.count, limit: limit) }
-    return try KeyedArchiveDecoder.decodeRoot(from: [UInt8](data), classes: classTable)
+    return try KeyedArchive.decodeRoot(from: [UInt8](data), classes: classTable)
   }
 
   /// Archives `object`, which must be an instance of one of ``allowedTopLevelClasses``.
   public func archivedData(from object: NSObject) throws(ArchiveError) -> Data {
-    let bytes = try KeyedArchiveEncoder.archive(object, classes: classTable)
+    let bytes = try KeyedArchive.archive(object, classes: classTable)
     // Never write what unarchivedObject(from:) would refuse to read back.
     let limit = Self.maximumArchiveSize
     guard bytes.count <= limit else { throw .tooLarge(bytes: bytes.count, limit: limit) }
     return Data(bytes)
   }
 
-  private var classTable: ArchiveClassTable {
-    ArchiveClassTable(allowed: Self.archivableClasses, aliases: Self.archivedClassNameAliases)
+  var classTable: ArchiveClassTable {
+    ArchiveClassTable(
+      allowed: Self.archivableClasses, nested: Self.nestedArchivableClasses,
+      aliases: Self.archivedClassNameAliases)
   }
 }

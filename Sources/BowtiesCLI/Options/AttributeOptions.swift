@@ -11,7 +11,8 @@ struct AttributeOptions: ParsableArguments {
   var searchKey: String?
 
   @Option(
-    help: ArgumentHelp("#RRGGBB, #RGB, r,g,b or a CSS color name.", valueName: "color"),
+    help: ArgumentHelp(
+      "#RRGGBB, #RRGGBBAA (with opacity), #RGB, r,g,b or a CSS color name.", valueName: "color"),
     transform: TieColor.parse)
   var color: TieColor?
 

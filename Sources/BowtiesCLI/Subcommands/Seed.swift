@@ -21,14 +21,18 @@ extension Bowties {
         (./images for standard input), never from outside it, or else from an Xcode asset \
         catalog (*.xcassets) beside the file: the image set of that name, its universal \
         image at the highest scale; a PDF there is rasterized at 3x its point size. \
-        Photos are PNG or JPEG, checked before anything is stored. A tie whose id (or, \
-        without one, whose searchKey) is already stored is skipped, or overwritten with \
-        --replace. A file with any bad entry changes nothing.
+        Photos are PNG or JPEG, checked before anything is stored. PLIST may also be the \
+        BowTies app's own Core Data store (its .sqlite file, or the folder that holds it, \
+        such as Library/Application Support/ of the app's data container), recognized by \
+        its content: it is read from a private copy, its -wal included, and left as it \
+        was. A tie whose id (or, without one, whose searchKey) is already stored is \
+        skipped, or overwritten with --replace. A file with any bad entry changes nothing.
         """)
 
     @Argument(
       help:
-        "A seed file or export folder, or - for standard input. Default: the built-in sample ties.")
+        "A seed file, export folder or the app's Core Data store, or - for standard input. Default: the built-in sample ties."
+    )
     var plist: String?
 
     @Option(help: "plist or json. Default: from the file's name or its first character.")
@@ -53,9 +57,11 @@ extension Bowties {
       // Everything is read and checked before the store is touched.
       let entries = try SeedInput(argument: plist, format: format, photos: !noPhotos).entries()
       if dryRun {
-        // The seed rolled back; where there is no store yet, on an empty one in memory, so
-        // that a dry run creates no file.
-        let plan = try context.openForDryRun(storeOptions).seedPlan(entries, replacing: replace)
+        // The seed rolled back, on a store that does not exist yet too, so that a dry run
+        // never creates a store.
+        let plan = try context.withoutCreating(storeOptions) {
+          try $0.seedPlan(entries, replacing: replace)
+        }
         try printPlan(entries, outcomes: plan)
         return
       }

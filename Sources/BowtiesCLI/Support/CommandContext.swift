@@ -101,14 +101,32 @@ final class CommandContext {
     return store
   }
 
-  /// The store for a dry run, which must not leave a store behind where there was none
-  /// (``StoreAddress/storeForDryRun()``).
-  func openForDryRun(_ options: StoreOptions) throws -> BowTieStore {
-    guard replacement == nil, let store = try options.address().storeForDryRun() else {
-      return try open(options)
+  /// Runs `body`, a dry run, on the store `options` names, creating none: on the engine's
+  /// store for a dry run where it has one (an empty store in memory for a SQLite file not
+  /// there yet, ``StoreAddress/storeForDryRun()``); where opening creates the store (a
+  /// server with no store yet), on the new store inside its creation, which is then rolled
+  /// back.
+  func withoutCreating<T>(_ options: StoreOptions, _ body: (BowTieStore) throws -> T) throws
+    -> T
+  {
+    if replacement == nil, let store = try options.address().storeForDryRun() {
+      open.append(store)
+      return try body(store)
     }
-    open.append(store)
-    return store
+    var result: T?
+    do {
+      let store = try open(
+        options,
+        populate: { newStore in
+          result = try body(newStore)
+          // Undoes the creation: the error rolls its transaction back.
+          throw CancellationError()
+        })
+      return try body(store)
+    } catch {
+      if let result { return result }
+      throw error
+    }
   }
 
   private func closeStores() throws {

@@ -207,7 +207,7 @@ struct TieOutput {
       return tie.colorIssue == nil ? "none" : "unreadable"
     }
     return color
-      ? Terminal.swatch(red: tint.red, green: tint.green, blue: tint.blue) + " " + tint.hex
+      ? Terminal.swatch(red: tint.red8, green: tint.green8, blue: tint.blue8) + " " + tint.hex
       : tint.hex
   }
 

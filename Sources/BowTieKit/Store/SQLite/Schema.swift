@@ -160,6 +160,14 @@ enum Schema {
           """)
     }
 
+    // The app's transformer allows UIColor, so its store holds UIKit's UIColor archives:
+    // colors stored as bowties' own TieColor archives become the UIColor archive of the
+    // same color (`ColorArchiveMigration`). TieColor archives stay readable, so a backup
+    // made before still restores (and is migrated as it opens).
+    migrator.registerMigration("v8: colors as UIColor archives") { db in
+      try ColorArchiveMigration.run(in: SQLiteConnection(db: db))
+    }
+
     // Later migrations are appended here.
 
     return migrator
