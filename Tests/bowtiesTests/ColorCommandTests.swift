@@ -15,35 +15,33 @@ import Testing
 
   @Test("#RRGGBBAA: the alpha in --json only when not opaque, in the hex, and through export")
   func translucentColor() throws {
-    let bowtie = Bowtie()
-    defer { bowtie.remove() }
-    let added = try bowtie(
+    let bowties = BowtiesSandbox()
+    let added = try bowties(
       "add", "--name", "Glass", "--key", "GL", "--rating", "3", "--color", "#EF302480", "--json")
     #expect(added.status == 0, "\(added.stderr)")
     let color = try #require(try Self.json(added.stdout)["tintColor"] as? [String: Any])
     #expect(color["red"] as? Int == 239 && color["green"] as? Int == 48)
     #expect(color["blue"] as? Int == 36)
     #expect(color["alpha"] as? Double == 0.502)
-    #expect(try bowtie("show", "GL").stdout.contains("#EF302480"))
+    #expect(try bowties("show", "GL").stdout.contains("#EF302480"))
     // An opaque color has no alpha, as before.
-    let red = try bowtie("show", "R", "--json").stdout
+    let red = try bowties("show", "R", "--json").stdout
     #expect(
       red.contains(
         "\"tintColor\" : {\n    \"blue\" : 36,\n    \"green\" : 48,\n    \"red\" : 239\n  }"))
-    let opaque = try bowtie("edit", "GL", "--color", "#EF3024FF", "--json").stdout
+    let opaque = try bowties("edit", "GL", "--color", "#EF3024FF", "--json").stdout
     #expect(!opaque.contains("alpha"))
-    #expect(try bowtie("edit", "GL", "--color", "#EF302401").status == 0)
+    #expect(try bowties("edit", "GL", "--color", "#EF302401").status == 0)
     // Exported, the alpha is an integer 0–255; seeded back, it is the same color.
-    let exported = try bowtie("export", "--format", "json", "--output", "-")
+    let exported = try bowties("export", "--format", "json", "--output", "-")
     #expect(exported.stdout.contains("\"alpha\" : 1"))
-    let other = Bowtie()
-    defer { other.remove() }
+    let other = BowtiesSandbox()
     let seeded = try other("seed", "-", "--format", "json", stdin: Data(exported.stdout.utf8))
     #expect(seeded.status == 0, "\(seeded.stderr)")
     #expect(try other("show", "GL").stdout.contains("#EF302401"))
     // Not a color.
     for bad in ["#EF30248", "#EF3024801", "#GF302480"] {
-      let refused = try bowtie("edit", "GL", "--color", bad)
+      let refused = try bowties("edit", "GL", "--color", bad)
       #expect(refused.status == 65, "\(bad)")
       #expect(refused.stderr.contains("#RRGGBBAA"), "\(bad)")
     }
@@ -57,7 +55,7 @@ import Testing
     "V": "real/uikit-system-red-damaged",
   ]
 
-  static func checkOutputs(_ run: ([String]) throws -> Bowtie.Result) throws {
+  static func checkOutputs(_ run: ([String]) throws -> BowtiesSandbox.Result) throws {
     // UIKit's float32 green of 0.34117645 is 87; AppKit's sRGB components win over NSRGB;
     // the extended-range system red is 255.
     for (key, hex) in [("O", "#005700"), ("Y", "#073642"), ("G", "#FF3A30")] {
@@ -97,15 +95,16 @@ import Testing
 
   @Test("UIKit's and AppKit's colors show in 8 bits; refused forms show as unreadable, with why")
   func archivesOfAppleFrameworks() throws {
-    let bowtie = Bowtie()
-    defer { bowtie.remove() }
-    #expect(try bowtie("list").status == 0)
+    let bowties = BowtiesSandbox()
+    #expect(try bowties("list").status == 0)
     for (key, name) in Self.stored {
-      try bowtie.sqlite(
+      try bowties.sqlite(
         "UPDATE bowTie SET tintColor = readfile('\(Self.archive(name).path)') WHERE searchKey = '\(key)'"
       )
     }
-    try Self.checkOutputs { try bowtie.run(Bowtie.binary.path, $0 + ["--store", bowtie.store]) }
+    try Self.checkOutputs {
+      try bowties.run(BowtiesSandbox.binary.path, $0 + ["--store", bowties.store])
+    }
   }
 
   @Test(
@@ -116,9 +115,8 @@ import Testing
   func archivesOfAppleFrameworksOnPostgreSQL() throws {
     let server = try #require(PostgresTestServer.shared)
     let database = try server.makeDatabase()
-    let bowtie = Bowtie()
-    defer { bowtie.remove() }
-    #expect(try bowtie(["list"], store: database.uri).status == 0)
+    let bowties = BowtiesSandbox()
+    #expect(try bowties(["list"], store: database.uri).status == 0)
     var sql = ""
     for (key, name) in Self.stored {
       let hex = try Data(contentsOf: Self.archive(name)).map { String(format: "%02x", $0) }.joined()
@@ -126,6 +124,6 @@ import Testing
     }
     _ = try server.psql(
       sql, user: database.role, password: database.password, database: database.role)
-    try Self.checkOutputs { try bowtie($0, store: database.uri) }
+    try Self.checkOutputs { try bowties($0, store: database.uri) }
   }
 }

@@ -19,11 +19,11 @@ enum CoreDataImport {
     let isUntouched: () throws -> Bool
   }
 
-  static func sqlite(_ bowtie: Bowtie) -> Target {
-    Target(store: bowtie.store) { !FileManager.default.fileExists(atPath: bowtie.store) }
+  static func sqlite(_ bowties: BowtiesSandbox) -> Target {
+    Target(store: bowties.store) { !FileManager.default.fileExists(atPath: bowties.store) }
   }
 
-  static func postgreSQL(_ bowtie: Bowtie) throws -> Target {
+  static func postgreSQL(_ bowties: BowtiesSandbox) throws -> Target {
     let server = try #require(PostgresTestServer.shared)
     let database = try server.makeDatabase()
     // Asked of the server itself: any command would create the store, with the samples.
@@ -36,8 +36,8 @@ enum CoreDataImport {
 
   /// The fixtures, copied into the test's folder with their hidden files, and their links
   /// as links.
-  static func copyFixtures(into bowtie: Bowtie) throws {
-    let copied = try bowtie.run("/bin/cp", ["-a", fixtures.path + "/.", "fixtures"])
+  static func copyFixtures(into bowties: BowtiesSandbox) throws {
+    let copied = try bowties.run("/bin/cp", ["-a", fixtures.path + "/.", "fixtures"])
     try #require(copied.status == 0, "\(copied.stderr)")
   }
 
@@ -81,9 +81,9 @@ enum CoreDataImport {
 
   /// Seeds the app's store, first the folder as a copy of the app's data container has it,
   /// then the file; checks every tie and photo, and that the source is as it was.
-  static func appStore(_ bowtie: Bowtie, _ target: Target) throws {
-    try copyFixtures(into: bowtie)
-    let source = bowtie.folder.appendingPathComponent(appFolder)
+  static func appStore(_ bowties: BowtiesSandbox, _ target: Target) throws {
+    try copyFixtures(into: bowties)
+    let source = bowties.folder.appendingPathComponent(appFolder)
     let before = try snapshot(source)
     #expect(
       before.keys.sorted() == [
@@ -94,7 +94,7 @@ enum CoreDataImport {
       ])
     let store = target.store
 
-    let dryRun = try bowtie(["seed", appFolder, "--dry-run"], store: store)
+    let dryRun = try bowties(["seed", appFolder, "--dry-run"], store: store)
     #expect(dryRun.status == 0, "\(dryRun.stderr)")
     #expect(
       dryRun.stdout == """
@@ -112,16 +112,16 @@ enum CoreDataImport {
         """)
     #expect(try target.isUntouched(), "a dry run stores nothing")
 
-    let seeded = try bowtie(["seed", appFolder], store: store)
+    let seeded = try bowties(["seed", appFolder], store: store)
     #expect(seeded.status == 0 && seeded.stdout == "added 9, replaced 0, skipped 0\n", "\(seeded)")
-    let skipped = try bowtie(["seed", appFolder + "/BowTies.sqlite"], store: store)
+    let skipped = try bowties(["seed", appFolder + "/BowTies.sqlite"], store: store)
     #expect(skipped.status == 0 && skipped.stdout == "added 0, replaced 0, skipped 9\n")
-    let replaced = try bowtie(["seed", appFolder + "/BowTies.sqlite", "--replace"], store: store)
+    let replaced = try bowties(["seed", appFolder + "/BowTies.sqlite", "--replace"], store: store)
     #expect(replaced.status == 0 && replaced.stdout == "added 0, replaced 9, skipped 0\n")
     #expect(try snapshot(source) == before, "the source changed, or a file was added beside it")
 
-    #expect(try bowtie(["list"], store: store).stdout == appList)
-    let red = try bowtie(["show", "R", "--json"], store: store).stdout
+    #expect(try bowties(["list"], store: store).stdout == appList)
+    let red = try bowties(["show", "R", "--json"], store: store).stdout
     for field in [
       #""id" : "0B0771E5-0000-4000-8000-000000000001""#,
       #""url" : "https://en.wikipedia.org/wiki/Bow_tie""#,
@@ -131,63 +131,64 @@ enum CoreDataImport {
       #expect(red.contains(field), "\(field) in \(red)")
     }
     #expect(
-      try bowtie(["show", "C", "--json"], store: store).stdout.contains(
+      try bowties(["show", "C", "--json"], store: store).stdout.contains(
         #""id" : "0B0771E5-0000-4000-8000-000000000008""#))
     // Blue's and Violet's photos were in the support folder, Red's and Indigo's in their
     // rows, Indigo's only in the -wal: each as the sample's PNG was.
     for (key, image) in [("B", "blue"), ("V", "violet"), ("R", "red"), ("I", "indigo")] {
-      let file = bowtie.folder.appendingPathComponent("\(key).png")
-      let photo = try bowtie(["photo", key, "--output", file.path, "--force"], store: store)
+      let file = bowties.folder.appendingPathComponent("\(key).png")
+      let photo = try bowties(["photo", key, "--output", file.path, "--force"], store: store)
       #expect(photo.status == 0, "\(photo.stderr)")
       #expect(
         try Data(contentsOf: file)
           == Data(contentsOf: repository.appendingPathComponent("images/\(image).png")), "\(key)")
     }
-    let doctor = try bowtie(["doctor"], store: store)
+    let doctor = try bowties(["doctor"], store: store)
     #expect(doctor.status == 0 && doctor.stdout.hasSuffix("healthy\n"), "\(doctor)")
   }
 
   /// The import, exported, seeded into a new store and exported again: the same bytes,
   /// and the same ties.
-  static func roundTrip(_ bowtie: Bowtie, _ first: Target, _ second: Target) throws {
-    try copyFixtures(into: bowtie)
-    #expect(try bowtie(["seed", appFolder], store: first.store).status == 0)
+  static func roundTrip(_ bowties: BowtiesSandbox, _ first: Target, _ second: Target) throws {
+    try copyFixtures(into: bowties)
+    #expect(try bowties(["seed", appFolder], store: first.store).status == 0)
     for format in [["--format", "plist"], ["--format", "json"]] {
-      let one = bowtie.folder.appendingPathComponent("one.\(format[1])").path
-      let two = bowtie.folder.appendingPathComponent("two.\(format[1])").path
-      let exported = try bowtie(
+      let one = bowties.folder.appendingPathComponent("one.\(format[1])").path
+      let two = bowties.folder.appendingPathComponent("two.\(format[1])").path
+      let exported = try bowties(
         ["export", "--output", one, "--force"] + format, store: first.store)
       #expect(exported.status == 0, "\(exported.stderr)")
-      let seeded = try bowtie(["seed", one, "--replace"], store: second.store)
+      let seeded = try bowties(["seed", one, "--replace"], store: second.store)
       #expect(seeded.status == 0, "\(seeded.stderr)")
       #expect(
-        try bowtie(["export", "--output", two, "--force"] + format, store: second.store).status == 0
+        try bowties(["export", "--output", two, "--force"] + format, store: second.store).status
+          == 0
       )
       #expect(
         try Data(contentsOf: URL(fileURLWithPath: one))
           == Data(contentsOf: URL(fileURLWithPath: two)))
       #expect(
-        try bowtie(["list", "--json"], store: first.store).stdout
-          == bowtie(["list", "--json"], store: second.store).stdout)
+        try bowties(["list", "--json"], store: first.store).stdout
+          == bowties(["list", "--json"], store: second.store).stdout)
     }
   }
 
-  /// The earlier editions' store: entity Bowtie, no ZID or ZURL, found by its content in
+  /// The earlier editions' store: entity BowtiesSandbox, no ZID or ZURL, found by its content in
   /// its folder under its own name.
-  static func olderModel(_ bowtie: Bowtie, _ target: Target) throws {
-    try copyFixtures(into: bowtie)
-    let seeded = try bowtie(["seed", "fixtures/older-model"], store: target.store)
+  static func olderModel(_ bowties: BowtiesSandbox, _ target: Target) throws {
+    try copyFixtures(into: bowties)
+    let seeded = try bowties(["seed", "fixtures/older-model"], store: target.store)
     #expect(seeded.status == 0 && seeded.stdout == "added 2, replaced 0, skipped 0\n", "\(seeded)")
     #expect(
-      try bowtie(["list"], store: target.store).stdout == """
+      try bowties(["list"], store: target.store).stdout == """
         P  Plum Bow Tie  3/5       #8E4585  worn 2×, last Mar 1, 2026
         T  Tan Bow Tie   4.5/5  ★  none     never worn
 
         """)
     // Tan's photo was in the support folder, .Bow_Ties_SUPPORT, Plum's in its row.
     for (key, image) in [("T", "orange"), ("P", "violet")] {
-      let file = bowtie.folder.appendingPathComponent("\(key).png")
-      #expect(try bowtie(["photo", key, "--output", file.path], store: target.store).status == 0)
+      let file = bowties.folder.appendingPathComponent("\(key).png")
+      #expect(try bowties(["photo", key, "--output", file.path], store: target.store).status == 0)
       #expect(
         try Data(contentsOf: file)
           == Data(contentsOf: repository.appendingPathComponent("images/\(image).png")), "\(key)")
@@ -244,20 +245,22 @@ enum CoreDataImport {
 
   /// A store seeded with the older model's ties first: a refused seed must leave them,
   /// and add nothing.
-  static func refused(_ bowtie: Bowtie, _ target: Target, folder: String, message: String) throws {
-    try copyFixtures(into: bowtie)
-    #expect(try bowtie(["seed", "fixtures/older-model"], store: target.store).status == 0)
-    let before = try bowtie(["list", "--json"], store: target.store).stdout
-    let source = bowtie.folder.appendingPathComponent("fixtures/\(folder)")
+  static func refused(_ bowties: BowtiesSandbox, _ target: Target, folder: String, message: String)
+    throws
+  {
+    try copyFixtures(into: bowties)
+    #expect(try bowties(["seed", "fixtures/older-model"], store: target.store).status == 0)
+    let before = try bowties(["list", "--json"], store: target.store).stdout
+    let source = bowties.folder.appendingPathComponent("fixtures/\(folder)")
     let files = try snapshot(source)
     for arguments in [
       ["seed", "fixtures/\(folder)"], ["seed", "fixtures/\(folder)", "--dry-run"],
     ] {
-      let result = try bowtie(arguments, store: target.store)
+      let result = try bowties(arguments, store: target.store)
       #expect(result.status == 65, "\(arguments): \(result)")
       #expect(result.stderr == message && result.stdout.isEmpty, "\(arguments)")
     }
-    #expect(try bowtie(["list", "--json"], store: target.store).stdout == before)
+    #expect(try bowties(["list", "--json"], store: target.store).stdout == before)
     #expect(try snapshot(source) == files)
   }
 }
@@ -268,78 +271,71 @@ struct CoreDataImportTests {
     "the app's store seeds every tie, the -wal's rows and the external photos included, and is left byte for byte as it was"
   )
   func appStore() throws {
-    let bowtie = Bowtie()
-    defer { bowtie.remove() }
-    try CoreDataImport.appStore(bowtie, CoreDataImport.sqlite(bowtie))
+    let bowties = BowtiesSandbox()
+    try CoreDataImport.appStore(bowties, CoreDataImport.sqlite(bowties))
   }
 
   @Test("the import, exported and seeded into a new store, exports the same again")
   func roundTrip() throws {
-    let bowtie = Bowtie()
-    defer { bowtie.remove() }
-    let other = bowtie.folder.appendingPathComponent("other.sqlite").path
+    let bowties = BowtiesSandbox()
+    let other = bowties.folder.appendingPathComponent("other.sqlite").path
     try CoreDataImport.roundTrip(
-      bowtie, CoreDataImport.sqlite(bowtie),
+      bowties, CoreDataImport.sqlite(bowties),
       CoreDataImport.Target(store: other) { !FileManager.default.fileExists(atPath: other) })
   }
 
   @Test("the earlier editions' store, without ZID and ZURL, seeds")
   func olderModel() throws {
-    let bowtie = Bowtie()
-    defer { bowtie.remove() }
-    try CoreDataImport.olderModel(bowtie, CoreDataImport.sqlite(bowtie))
+    let bowties = BowtiesSandbox()
+    try CoreDataImport.olderModel(bowties, CoreDataImport.sqlite(bowties))
   }
 
   @Test(
     "a store bowties cannot read wholly is refused in one line, exit 65, and nothing is imported",
     arguments: CoreDataImport.refusals)
   func refused(folder: String, message: String) throws {
-    let bowtie = Bowtie()
-    defer { bowtie.remove() }
+    let bowties = BowtiesSandbox()
     try CoreDataImport.refused(
-      bowtie, CoreDataImport.sqlite(bowtie), folder: folder, message: message)
+      bowties, CoreDataImport.sqlite(bowties), folder: folder, message: message)
   }
 
   @Test(
     "a date keeps its fraction of a second, a colour its components as archived, and each tie its wear in the history"
   )
   func storedAsTheyCame() throws {
-    let bowtie = Bowtie()
-    defer { bowtie.remove() }
-    try CoreDataImport.copyFixtures(into: bowtie)
-    #expect(try bowtie("seed", CoreDataImport.appFolder).status == 0)
+    let bowties = BowtiesSandbox()
+    try CoreDataImport.copyFixtures(into: bowties)
+    #expect(try bowties("seed", CoreDataImport.appFolder).status == 0)
     #expect(
-      try bowtie.sqlite("SELECT searchKey, lastWorn FROM bowTie WHERE searchKey IN ('C', 'R')")
+      try bowties.sqlite("SELECT searchKey, lastWorn FROM bowTie WHERE searchKey IN ('C', 'R')")
         == "R|2026-10-14T19:30:00.000Z\nC|2026-11-20T07:05:30.125Z\n")
-    #expect(try bowtie("history", "C").stdout == "Nov 20, 2026 at 7:05 AM  C  Charcoal Bow Tie\n")
+    #expect(try bowties("history", "C").stdout == "Nov 20, 2026 at 7:05 AM  C  Charcoal Bow Tie\n")
     // Charcoal's grey 0.25, UIKit's float 3E800000 after the binary plist's marker 22 for a
     // 4-byte real, not 64/255 (3E808081) as an 8-bit colour would have it.
-    let charcoal = try bowtie.sqlite("SELECT hex(tintColor) FROM bowTie WHERE searchKey = 'C'")
+    let charcoal = try bowties.sqlite("SELECT hex(tintColor) FROM bowTie WHERE searchKey = 'C'")
     #expect(charcoal.contains("223E800000") && !charcoal.contains("3E808081"), "\(charcoal)")
-    #expect(try bowtie("show", "C", "--json").stdout.contains(#""red" : 64"#))
-    #expect(try bowtie("seed", "fixtures/older-model").status == 0)
+    #expect(try bowties("show", "C", "--json").stdout.contains(#""red" : 64"#))
+    #expect(try bowties("seed", "fixtures/older-model").status == 0)
     #expect(
-      try bowtie.sqlite("SELECT lastWorn FROM bowTie WHERE searchKey = 'P'")
+      try bowties.sqlite("SELECT lastWorn FROM bowTie WHERE searchKey = 'P'")
         == "2026-03-01T08:00:00.500Z\n")
   }
 
   @Test("--no-photos reads no photo, and a replaced tie keeps the photo it has")
   func noPhotos() throws {
-    let bowtie = Bowtie()
-    defer { bowtie.remove() }
-    try CoreDataImport.copyFixtures(into: bowtie)
+    let bowties = BowtiesSandbox()
+    try CoreDataImport.copyFixtures(into: bowties)
     // The missing file is not looked for.
-    let missing = try bowtie("seed", "fixtures/missing-photo", "--no-photos")
+    let missing = try bowties("seed", "fixtures/missing-photo", "--no-photos")
     #expect(
       missing.status == 0 && missing.stdout == "added 1, replaced 0, skipped 0\n", "\(missing)")
-    #expect(try bowtie("seed", CoreDataImport.appFolder).status == 0)
-    let photos = try bowtie.sqlite("SELECT searchKey, photoSize FROM bowTie ORDER BY searchKey")
-    let again = try bowtie("seed", CoreDataImport.appFolder, "--replace", "--no-photos")
+    #expect(try bowties("seed", CoreDataImport.appFolder).status == 0)
+    let photos = try bowties.sqlite("SELECT searchKey, photoSize FROM bowTie ORDER BY searchKey")
+    let again = try bowties("seed", CoreDataImport.appFolder, "--replace", "--no-photos")
     #expect(again.stdout == "added 0, replaced 9, skipped 0\n", "\(again)")
     #expect(
-      try bowtie.sqlite("SELECT searchKey, photoSize FROM bowTie ORDER BY searchKey") == photos)
-    let other = Bowtie()
-    defer { other.remove() }
+      try bowties.sqlite("SELECT searchKey, photoSize FROM bowTie ORDER BY searchKey") == photos)
+    let other = BowtiesSandbox()
     try CoreDataImport.copyFixtures(into: other)
     #expect(try other("seed", CoreDataImport.appFolder, "--no-photos").status == 0)
     #expect(try other.sqlite("SELECT count(*) FROM bowTie WHERE photoSize IS NOT NULL") == "0\n")
@@ -347,12 +343,11 @@ struct CoreDataImportTests {
 
   @Test("a folder's SQLite files are told apart by content: the app's store is the one read")
   func foldersOfStores() throws {
-    let bowtie = Bowtie()
-    defer { bowtie.remove() }
-    try CoreDataImport.copyFixtures(into: bowtie)
-    let folder = bowtie.folder.appendingPathComponent("mixed")
+    let bowties = BowtiesSandbox()
+    try CoreDataImport.copyFixtures(into: bowties)
+    let folder = bowties.folder.appendingPathComponent("mixed")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    let fixtures = bowtie.folder.appendingPathComponent("fixtures")
+    let fixtures = bowties.folder.appendingPathComponent("fixtures")
     // Another app's store, and the older model's under a name that says nothing.
     try FileManager.default.copyItem(
       at: fixtures.appendingPathComponent("another-app/Notes.sqlite"),
@@ -363,27 +358,27 @@ struct CoreDataImportTests {
     try FileManager.default.copyItem(
       at: fixtures.appendingPathComponent("older-model/.Bow_Ties_SUPPORT"),
       to: folder.appendingPathComponent(".data_SUPPORT"))
-    let seeded = try bowtie("seed", "mixed")
+    let seeded = try bowties("seed", "mixed")
     #expect(seeded.status == 0 && seeded.stdout == "added 2, replaced 0, skipped 0\n", "\(seeded)")
 
     try FileManager.default.copyItem(
       at: fixtures.appendingPathComponent("older-model/Bow_Ties.sqlite"),
       to: folder.appendingPathComponent("copy.sqlite"))
-    let two = try bowtie("seed", "mixed")
+    let two = try bowties("seed", "mixed")
     #expect(two.status == 64, "\(two)")
     #expect(
       two.stderr
         == "bowties: mixed holds 2 stores of the BowTies app (copy.sqlite, data.bin): give the path of the one to seed\n"
     )
 
-    let others = bowtie.folder.appendingPathComponent("others")
+    let others = bowties.folder.appendingPathComponent("others")
     try FileManager.default.createDirectory(at: others, withIntermediateDirectories: true)
     for name in ["Notes.sqlite", "Other.sqlite"] {
       try FileManager.default.copyItem(
         at: fixtures.appendingPathComponent("another-app/Notes.sqlite"),
         to: others.appendingPathComponent(name))
     }
-    let none = try bowtie("seed", "others")
+    let none = try bowties("seed", "others")
     #expect(none.status == 65, "\(none)")
     #expect(
       none.stderr
@@ -395,20 +390,19 @@ struct CoreDataImportTests {
     "any other SQLite file, a -wal, a damaged file and a store on standard input are refused by what they are"
   )
   func otherFiles() throws {
-    let bowtie = Bowtie()
-    defer { bowtie.remove() }
-    try CoreDataImport.copyFixtures(into: bowtie)
+    let bowties = BowtiesSandbox()
+    try CoreDataImport.copyFixtures(into: bowties)
     // bowties' own store is a SQLite file, not a Core Data store.
-    #expect(try bowtie("seed", "fixtures/older-model").status == 0)
-    let ownStore = bowtie.folder.appendingPathComponent("own.sqlite").path
-    try FileManager.default.copyItem(atPath: bowtie.store, toPath: ownStore)
-    let own = try bowtie("seed", "own.sqlite")
+    #expect(try bowties("seed", "fixtures/older-model").status == 0)
+    let ownStore = bowties.folder.appendingPathComponent("own.sqlite").path
+    try FileManager.default.copyItem(atPath: bowties.store, toPath: ownStore)
+    let own = try bowties("seed", "own.sqlite")
     #expect(own.status == 65, "\(own)")
     #expect(
       own.stderr
         == "bowties: own.sqlite: a SQLite database, but not a Core Data store (it has no Z_PRIMARYKEY and Z_METADATA tables)\n"
     )
-    let wal = try bowtie("seed", CoreDataImport.appFolder + "/BowTies.sqlite-wal")
+    let wal = try bowties("seed", CoreDataImport.appFolder + "/BowTies.sqlite-wal")
     #expect(wal.status == 65, "\(wal)")
     #expect(
       wal.stderr
@@ -416,43 +410,42 @@ struct CoreDataImportTests {
     )
     var damaged = Data("SQLite format 3\0".utf8)
     damaged.append(Data(repeating: 0xA5, count: 4096))
-    try damaged.write(to: bowtie.folder.appendingPathComponent("damaged.sqlite"))
-    let broken = try bowtie("seed", "damaged.sqlite")
+    try damaged.write(to: bowties.folder.appendingPathComponent("damaged.sqlite"))
+    let broken = try bowties("seed", "damaged.sqlite")
     #expect(broken.status == 65, "\(broken)")
     #expect(
       broken.stderr.hasPrefix("bowties: damaged.sqlite: not a readable SQLite database (")
         && broken.stderr.split(separator: "\n").count == 1, "\(broken.stderr)")
-    let piped = try bowtie(
+    let piped = try bowties(
       "seed", "-",
       stdin: try Data(
-        contentsOf: bowtie.folder.appendingPathComponent("fixtures/older-model/Bow_Ties.sqlite")))
+        contentsOf: bowties.folder.appendingPathComponent("fixtures/older-model/Bow_Ties.sqlite")))
     #expect(piped.status == 65, "\(piped)")
     #expect(
       piped.stderr
         == "bowties: standard input: a SQLite database; give its path instead, so that its -wal and its photos are read with it\n"
     )
-    #expect(try bowtie("list").stdout.hasPrefix("P  Plum Bow Tie"), "nothing else was stored")
+    #expect(try bowties("list").stdout.hasPrefix("P  Plum Bow Tie"), "nothing else was stored")
   }
 
   @Test(
     "Z_METADATA must be a binary plist naming a SQLite store; the model's version hashes are not checked"
   )
   func metadata() throws {
-    let bowtie = Bowtie()
-    defer { bowtie.remove() }
-    try CoreDataImport.copyFixtures(into: bowtie)
-    let store = bowtie.folder.appendingPathComponent("fixtures/bad-rating/BowTies.sqlite").path
-    func setMetadata(_ plist: [String: Any]?) throws -> Bowtie.Result {
+    let bowties = BowtiesSandbox()
+    try CoreDataImport.copyFixtures(into: bowties)
+    let store = bowties.folder.appendingPathComponent("fixtures/bad-rating/BowTies.sqlite").path
+    func setMetadata(_ plist: [String: Any]?) throws -> BowtiesSandbox.Result {
       let blob =
         try plist.map {
           try PropertyListSerialization.data(fromPropertyList: $0, format: .binary, options: 0)
         } ?? Data("<plist/>".utf8)
       let hex = blob.map { String(format: "%02X", $0) }.joined()
-      let changed = try bowtie.run(
+      let changed = try bowties.run(
         "/usr/bin/sqlite3",
         [store, "UPDATE Z_METADATA SET Z_PLIST = X'\(hex)'; UPDATE ZBOWTIE SET ZRATING = 1"])
       try #require(changed.status == 0, "\(changed.stderr)")
-      return try bowtie("seed", "fixtures/bad-rating", "--dry-run")
+      return try bowties("seed", "fixtures/bad-rating", "--dry-run")
     }
     let notBinary = try setMetadata(nil)
     #expect(notBinary.status == 65)
@@ -479,15 +472,14 @@ struct CoreDataImportTests {
 
   @Test("a row that repeats another's key is named with both rows' Z_PK")
   func repeatedKey() throws {
-    let bowtie = Bowtie()
-    defer { bowtie.remove() }
-    try CoreDataImport.copyFixtures(into: bowtie)
-    let store = bowtie.folder.appendingPathComponent("fixtures/bad-rating/BowTies.sqlite").path
-    let changed = try bowtie.run(
+    let bowties = BowtiesSandbox()
+    try CoreDataImport.copyFixtures(into: bowties)
+    let store = bowties.folder.appendingPathComponent("fixtures/bad-rating/BowTies.sqlite").path
+    let changed = try bowties.run(
       "/usr/bin/sqlite3",
       [store, "UPDATE ZBOWTIE SET ZRATING = 4, ZSEARCHKEY = 't' WHERE Z_PK = 2"])
     try #require(changed.status == 0, "\(changed.stderr)")
-    let result = try bowtie("seed", "fixtures/bad-rating")
+    let result = try bowties("seed", "fixtures/bad-rating")
     #expect(result.status == 65, "\(result)")
     #expect(
       result.stderr
@@ -497,34 +489,32 @@ struct CoreDataImportTests {
 
   @Test("a temporary folder that cannot take the copy is said so, exit 73, and nothing changes")
   func noRoomForTheCopy() throws {
-    let bowtie = Bowtie()
-    defer { bowtie.remove() }
-    try CoreDataImport.copyFixtures(into: bowtie)
-    let notAFolder = bowtie.folder.appendingPathComponent("file").path
+    let bowties = BowtiesSandbox()
+    try CoreDataImport.copyFixtures(into: bowties)
+    let notAFolder = bowties.folder.appendingPathComponent("file").path
     try Data("x".utf8).write(to: URL(fileURLWithPath: notAFolder))
-    let result = try bowtie(
+    let result = try bowties(
       "seed", CoreDataImport.appFolder, environment: ["TMPDIR": notAFolder])
     #expect(result.status == 73, "\(result)")
     #expect(
       result.stderr
         == "bowties: cannot write \(notAFolder)/: not a directory (a private copy of the store is read there; set TMPDIR to another folder)\n"
     )
-    #expect(!FileManager.default.fileExists(atPath: bowtie.store))
+    #expect(!FileManager.default.fileExists(atPath: bowties.store))
   }
 
   @Test(
     "a temporary folder without room for the copy: exit 73, nothing stored, nothing left there",
     .enabled(if: ScratchMount.available))
   func fullTemporaryFolder() throws {
-    let bowtie = Bowtie()
-    defer { bowtie.remove() }
-    try CoreDataImport.copyFixtures(into: bowtie)
-    let temporary = bowtie.folder.appendingPathComponent("tmp")
+    let bowties = BowtiesSandbox()
+    try CoreDataImport.copyFixtures(into: bowties)
+    let temporary = bowties.folder.appendingPathComponent("tmp")
     try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
     // Less than the store's 68 KiB.
     let mount = try ScratchMount(over: temporary, size: "32k")
     defer { mount.unmount() }
-    let result = try bowtie(
+    let result = try bowties(
       "seed", CoreDataImport.appFolder, environment: ["TMPDIR": temporary.path])
     #expect(result.status == 73, "\(result)")
     #expect(
@@ -532,30 +522,31 @@ struct CoreDataImportTests {
         && result.stderr.hasSuffix(
           ": no space left on device (a private copy of the store is read there; set TMPDIR to another folder)\n"
         ), "\(result.stderr)")
-    #expect(!FileManager.default.fileExists(atPath: bowtie.store))
+    #expect(!FileManager.default.fileExists(atPath: bowties.store))
     #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.path).isEmpty)
   }
 
   @Test("a store its user may only read, on a folder they may only read, seeds")
   func readOnlySource() throws {
-    let bowtie = Bowtie()
-    defer { bowtie.remove() }
-    try CoreDataImport.copyFixtures(into: bowtie)
+    let bowties = BowtiesSandbox()
+    try CoreDataImport.copyFixtures(into: bowties)
     // Root writes any file whatever its mode, so as root the seed runs as nobody.
     let asUser =
       getuid() == 0 ? ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] : []
     if getuid() == 0 {
       try #require(
-        try bowtie.run("/usr/bin/chown", ["-R", "65534:65534", bowtie.folder.path]).status == 0)
+        try bowties.run("/usr/bin/chown", ["-R", "65534:65534", bowties.folder.path]).status == 0)
     }
-    let source = bowtie.folder.appendingPathComponent(CoreDataImport.appFolder)
+    let source = bowties.folder.appendingPathComponent(CoreDataImport.appFolder)
     try #require(
-      try bowtie.run("/bin/chmod", ["-R", "a-w", source.path]).status == 0)
-    defer { _ = try? bowtie.run("/bin/chmod", ["-R", "u+w", source.path]) }
+      try bowties.run("/bin/chmod", ["-R", "a-w", source.path]).status == 0)
+    defer { _ = try? bowties.run("/bin/chmod", ["-R", "u+w", source.path]) }
     let before = try CoreDataImport.snapshot(source)
     let command =
-      asUser + [Bowtie.binary.path, "seed", CoreDataImport.appFolder, "--store", bowtie.store]
-    let result = try bowtie.run(command[0], Array(command.dropFirst()))
+      asUser + [
+        BowtiesSandbox.binary.path, "seed", CoreDataImport.appFolder, "--store", bowties.store,
+      ]
+    let result = try bowties.run(command[0], Array(command.dropFirst()))
     #expect(result.status == 0 && result.stdout == "added 9, replaced 0, skipped 0\n", "\(result)")
     #expect(try CoreDataImport.snapshot(source) == before)
   }
@@ -568,63 +559,58 @@ struct CoreDataImportTests {
 struct CoreDataImportPostgreSQLTests {
   @Test("the app's store seeds the same ties, photos and history as on a SQLite file")
   func appStore() throws {
-    let bowtie = Bowtie()
-    defer { bowtie.remove() }
-    let target = try CoreDataImport.postgreSQL(bowtie)
-    try CoreDataImport.appStore(bowtie, target)
+    let bowties = BowtiesSandbox()
+    let target = try CoreDataImport.postgreSQL(bowties)
+    try CoreDataImport.appStore(bowties, target)
     // Every command answers as on a file seeded from the same store.
-    #expect(try bowtie("seed", CoreDataImport.appFolder).status == 0)
+    #expect(try bowties("seed", CoreDataImport.appFolder).status == 0)
     for command in [
       ["list", "--json"], ["show", "C", "--json"], ["history"], ["history", "--json"],
     ] {
       #expect(
-        try bowtie(command, store: target.store).stdout
-          == bowtie(command, store: bowtie.store).stdout,
+        try bowties(command, store: target.store).stdout
+          == bowties(command, store: bowties.store).stdout,
         "\(command)")
     }
   }
 
   @Test("a dry run of any seed on a database without a store creates none, as on a file")
   func dryRunCreatesNoStore() throws {
-    let bowtie = Bowtie()
-    defer { bowtie.remove() }
-    let target = try CoreDataImport.postgreSQL(bowtie)
-    let plist = bowtie.folder.appendingPathComponent("one.plist")
+    let bowties = BowtiesSandbox()
+    let target = try CoreDataImport.postgreSQL(bowties)
+    let plist = bowties.folder.appendingPathComponent("one.plist")
     try Data(
       """
       <plist version="1.0"><array><dict><key>name</key><string>Teal</string>
       <key>searchKey</key><string>T</string><key>rating</key><real>4</real></dict></array></plist>
       """.utf8
     ).write(to: plist)
-    let dryRun = try bowtie(["seed", plist.path, "--dry-run"], store: target.store)
+    let dryRun = try bowties(["seed", plist.path, "--dry-run"], store: target.store)
     #expect(dryRun.stdout == "add     T  Teal\nwould add 1, replace 0, skip 0; nothing changed\n")
     #expect(try target.isUntouched())
-    let seeded = try bowtie(["seed", plist.path], store: target.store)
+    let seeded = try bowties(["seed", plist.path], store: target.store)
     #expect(seeded.stdout == "added 1, replaced 0, skipped 0\n", "\(seeded)")
   }
 
   @Test("the import, exported and seeded into a new store, exports the same again")
   func roundTrip() throws {
-    let bowtie = Bowtie()
-    defer { bowtie.remove() }
+    let bowties = BowtiesSandbox()
     try CoreDataImport.roundTrip(
-      bowtie, CoreDataImport.postgreSQL(bowtie), CoreDataImport.postgreSQL(bowtie))
+      bowties, CoreDataImport.postgreSQL(bowties), CoreDataImport.postgreSQL(bowties))
   }
 
   @Test("the earlier editions' store, without ZID and ZURL, seeds")
   func olderModel() throws {
-    let bowtie = Bowtie()
-    defer { bowtie.remove() }
-    try CoreDataImport.olderModel(bowtie, CoreDataImport.postgreSQL(bowtie))
+    let bowties = BowtiesSandbox()
+    try CoreDataImport.olderModel(bowties, CoreDataImport.postgreSQL(bowties))
   }
 
   @Test(
     "a store bowties cannot read wholly is refused in one line, exit 65, and nothing is imported",
     arguments: CoreDataImport.refusals)
   func refused(folder: String, message: String) throws {
-    let bowtie = Bowtie()
-    defer { bowtie.remove() }
+    let bowties = BowtiesSandbox()
     try CoreDataImport.refused(
-      bowtie, CoreDataImport.postgreSQL(bowtie), folder: folder, message: message)
+      bowties, CoreDataImport.postgreSQL(bowties), folder: folder, message: message)
   }
 }
