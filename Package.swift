@@ -6,6 +6,7 @@ let package = Package(
   products: [
     .executable(name: "bowties", targets: ["bowties"]),
     .executable(name: "bowties-postgresql", targets: ["bowties-postgresql"]),
+    .library(name: "BowTieModel", targets: ["BowTieModel"]),
     .library(name: "BowTieKit", targets: ["BowTieKit"]),
     .library(name: "BowtiesCLI", targets: ["BowtiesCLI"]),
     .library(name: "TerminalImage", targets: ["TerminalImage"]),
@@ -22,11 +23,16 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
   ],
   targets: [
-    // The persistence core: model, color transformer, store, seeding. No terminal I/O.
+    // The model: a tie, its color, its price and its photo as values, their validation, the
+    // color transformer that archives a color as UIKit does, and the one error enum. Knows
+    // nothing of stores, files or terminals.
+    .target(name: "BowTieModel", dependencies: ["ImageCodecs", "PropertyLists"]),
+    // The persistence core: the store and its SQLite engine, seeding, exchange, maintenance.
+    // No terminal I/O.
     .target(
       name: "BowTieKit",
       dependencies: [
-        "CNettle", "ImageCodecs", "PropertyLists", "TextOutput",
+        "BowTieModel", "CNettle", "ImageCodecs", "PropertyLists", "TextOutput",
         .product(name: "GRDB", package: "GRDB.swift"),
       ],
       plugins: ["EmbedSampleData"]
@@ -37,7 +43,7 @@ let package = Package(
     .target(
       name: "BowTiePostgres",
       dependencies: [
-        "BowTieKit", "TextOutput",
+        "BowTieKit", "BowTieModel", "TextOutput",
         .product(name: "PostgresNIO", package: "postgres-nio"),
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOPosix", package: "swift-nio"),
@@ -50,7 +56,9 @@ let package = Package(
     .target(name: "PropertyLists", dependencies: ["CExpat"]),
     // The report and the suggestions: what a store's summary queries say, rendered in each
     // format. Reads the store through BowTieKit's public API; knows nothing of engines.
-    .target(name: "BowTieReports", dependencies: ["BowTieKit", "PropertyLists", "TextOutput"]),
+    .target(
+      name: "BowTieReports",
+      dependencies: ["BowTieKit", "BowTieModel", "PropertyLists", "TextOutput"]),
     // Bytes out: a file descriptor's stream that reports every failed write, and the one
     // JSON writer of long arrays. Knows nothing of ties; the store, the reports, the export
     // and the command line all write through it.
@@ -92,7 +100,8 @@ let package = Package(
     .target(
       name: "BowtiesCLI",
       dependencies: [
-        "BowTieKit", "BowTieReports", "TerminalImage", "TerminalUI", "ImageCodecs", "TextOutput",
+        "BowTieKit", "BowTieModel", "BowTieReports", "TerminalImage", "TerminalUI", "ImageCodecs",
+        "TextOutput",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
@@ -111,19 +120,22 @@ let package = Package(
     .target(name: "PostgresTestSupport", path: "Tests/PostgresTestSupport"),
     .testTarget(
       name: "BowTieKitTests",
-      dependencies: ["BowTieKit", "BowTieReports", "PropertyLists", "TextOutput"]),
+      dependencies: ["BowTieKit", "BowTieModel", "BowTieReports", "PropertyLists", "TextOutput"]),
     .testTarget(name: "PropertyListsTests", dependencies: ["PropertyLists"]),
     .testTarget(name: "TextOutputTests", dependencies: ["TextOutput"]),
     .testTarget(
       name: "BowTiePostgresTests",
-      dependencies: ["BowTiePostgres", "PostgresTestSupport", "PropertyLists"]),
+      dependencies: [
+        "BowTieKit", "BowTieModel", "BowTiePostgres", "PostgresTestSupport", "PropertyLists",
+      ]),
     .testTarget(name: "TerminalImageTests", dependencies: ["TerminalImage", "ImageCodecs"]),
     .testTarget(name: "ImageCodecsTests", dependencies: ["ImageCodecs"]),
     .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI"]),
     .testTarget(
       name: "bowtiesTests",
       dependencies: [
-        "bowties", "bowties-postgresql", "BowtiesCLI", "BowTieKit", "TerminalImage", "TerminalUI",
+        "bowties", "bowties-postgresql", "BowtiesCLI", "BowTieKit", "BowTieModel", "TerminalImage",
+        "TerminalUI",
         "ImageCodecs", "PropertyLists", "PostgresTestSupport",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],

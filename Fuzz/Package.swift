@@ -13,7 +13,10 @@ import PackageDescription
 func fuzzer(_ name: String, _ more: [Target.Dependency] = []) -> Target {
   .executableTarget(
     name: name,
-    dependencies: ["FuzzSupport", .product(name: "BowTieKit", package: "bowties")] + more,
+    dependencies: [
+      "FuzzSupport", .product(name: "BowTieKit", package: "bowties"),
+      .product(name: "BowTieModel", package: "bowties"),
+    ] + more,
     linkerSettings: [.unsafeFlags(["-sanitize=fuzzer,address", "-use-ld=lld"])]
   )
 }
@@ -29,7 +32,10 @@ let package = Package(
     .systemLibrary(name: "CLibFuzzer"),
     .target(
       name: "FuzzSupport",
-      dependencies: ["CLibFuzzer", .product(name: "BowTieKit", package: "bowties")]
+      dependencies: [
+        "CLibFuzzer", .product(name: "BowTieKit", package: "bowties"),
+        .product(name: "BowTieModel", package: "bowties"),
+      ]
     ),
     fuzzer("FuzzColorArchive"),
     fuzzer("FuzzSeedFile"),

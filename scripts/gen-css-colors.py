@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes Sources/BowTieKit/Model/CSSColors.swift: the CSS named colors that
+"""Writes Sources/BowTieModel/Model/CSSColors.swift: the CSS named colors that
 `bowties add --color` accepts, from the `webcolors` package's CSS3 table.
 
     scripts/python scripts/gen-css-colors.py            # writes the Swift file
@@ -13,7 +13,7 @@ import webcolors
 
 import tracked
 
-SWIFT = Path("Sources/BowTieKit/Model/CSSColors.swift")  # under the repository's root
+SWIFT = Path("Sources/BowTieModel/Model/CSSColors.swift")  # under the repository's root
 
 
 def write(root):

@@ -1,4 +1,5 @@
 import BowTieKit
+import BowTieModel
 import Foundation
 
 /// What the PostgreSQL engine says its own way (``SQLDialect``).

@@ -1,4 +1,5 @@
 import BowTieKit
+import BowTieModel
 
 extension PostgresEngine: ChangeWatchingEngine {
   public func watchChanges() throws(BowTieError) -> any StoreChangeWatch {

@@ -1,4 +1,5 @@
 import BowTieKit
+import BowTieModel
 
 /// A PostgreSQL store's schema: the SQLite store's tables, columns and rules in this
 /// engine's types, so that the store's one SQL reads both the same way.

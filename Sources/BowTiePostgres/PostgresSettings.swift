@@ -1,4 +1,5 @@
 import BowTieKit
+import BowTieModel
 import Foundation
 
 /// How to reach a PostgreSQL store: a connection URI read as libpq reads one, with psql's

@@ -1,4 +1,5 @@
 import BowTieKit
+import BowTieModel
 import Foundation
 
 /// The HTML report: one standalone HTML5 document for a mail client, which loads nothing

@@ -1,4 +1,5 @@
 import BowTieKit
+import BowTieModel
 import Foundation
 
 /// The Markdown report: CommonMark, with GitHub-style tables for the tie lists, and the

@@ -1,4 +1,5 @@
 import BowTieKit
+import BowTieModel
 import Foundation
 
 /// What `bowties report` says about a wardrobe on a given day: the data, independent of

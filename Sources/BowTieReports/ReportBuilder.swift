@@ -1,4 +1,5 @@
 import BowTieKit
+import BowTieModel
 import Foundation
 
 /// Fills a ``Report`` from a store, with the SQL of ``ReportSQL``: counts and totals are

@@ -1,4 +1,5 @@
 import BowTieKit
+import BowTieModel
 import Foundation
 
 /// What the formats for people share, so that text, Markdown and HTML word and scale

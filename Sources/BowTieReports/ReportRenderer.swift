@@ -1,4 +1,5 @@
 import BowTieKit
+import BowTieModel
 import Foundation
 
 /// Turns a ``Report`` into the document `bowties report --format` writes.

@@ -1,4 +1,5 @@
 import BowTieKit
+import BowTieModel
 import Foundation
 
 /// The SQL behind `report` and `suggest`, in one place.

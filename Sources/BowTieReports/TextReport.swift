@@ -1,4 +1,5 @@
 import BowTieKit
+import BowTieModel
 import Foundation
 
 /// The plain-text report: what cron mails by default, so it is plain UTF-8 with no ANSI

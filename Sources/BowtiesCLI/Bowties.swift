@@ -1,5 +1,6 @@
 import ArgumentParser
 import BowTieKit
+import BowTieModel
 import Foundation
 
 /// The `bowties` command: a thin shell over BowTieKit. Each subcommand lives in its

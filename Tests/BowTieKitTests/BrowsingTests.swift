@@ -3,6 +3,7 @@ import GRDB
 import Testing
 
 @testable import BowTieKit
+@testable import BowTieModel
 
 /// The windows of ties `browse` reads: the app's order, the neighbours of a tie, a tie gone
 /// meanwhile, and reads that go through indexes only.

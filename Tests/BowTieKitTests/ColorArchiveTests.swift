@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import BowTieKit
+@testable import BowTieModel
 @testable import PropertyLists
 
 /// The archives of Tests/Fixtures/ColorArchives: those `scripts/make-color-archives.py`

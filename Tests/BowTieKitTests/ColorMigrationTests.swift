@@ -3,6 +3,7 @@ import GRDB
 import Testing
 
 @testable import BowTieKit
+@testable import BowTieModel
 @testable import PropertyLists
 
 /// Schema v8: a SQLite store's TieColor archives become UIKit's UIColor archives.

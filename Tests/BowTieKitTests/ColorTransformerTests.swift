@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import BowTieKit
+@testable import BowTieModel
 @testable import PropertyLists
 
 /// The color archives the store writes and reads: round trips, compatibility with
@@ -163,7 +164,7 @@ import Testing
     #expect(decoded?.color == color)
   }
 
-  /// Foundation on Linux always writes the module-qualified name ("BowTieKit.UIColorArchive"):
+  /// Foundation on Linux always writes the module-qualified name ("BowTieModel.UIColorArchive"):
   /// `setClassName(_:for:)` is ignored there. Production refuses that name (it is not the
   /// stable one); a transformer that aliases it reads the archive, proving the format.
   @Test(arguments: colors)
@@ -171,7 +172,7 @@ import Testing
     let data = try NSKeyedArchiver.archivedData(
       withRootObject: UIColorArchive(color), requiringSecureCoding: true)
     let qualifiedName = String(reflecting: UIColorArchive.self)
-    #expect(qualifiedName == "BowTieKit.UIColorArchive")
+    #expect(qualifiedName == "BowTieModel.UIColorArchive")
     #expect(throws: ArchiveError.classNotAllowed(qualifiedName)) {
       try transformer.color(from: data)
     }

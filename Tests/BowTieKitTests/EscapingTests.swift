@@ -3,6 +3,7 @@ import FoundationXML
 import Testing
 
 @testable import BowTieKit
+@testable import BowTieModel
 @testable import BowTieReports
 
 /// The one escaping function of each format, and control characters made visible.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import BowTieKit
+@testable import BowTieModel
 @testable import BowTieReports
 @testable import PropertyLists
 

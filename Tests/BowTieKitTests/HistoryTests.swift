@@ -3,6 +3,7 @@ import GRDB
 import Testing
 
 @testable import BowTieKit
+@testable import BowTieModel
 @testable import PropertyLists
 
 @Suite("Wear history and undo")

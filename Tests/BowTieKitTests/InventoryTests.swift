@@ -3,6 +3,7 @@ import GRDB
 import Testing
 
 @testable import BowTieKit
+@testable import BowTieModel
 
 @Suite("Managing ties")
 struct InventoryTests {

@@ -3,6 +3,7 @@ import Testing
 import TextOutput
 
 @testable import BowTieKit
+@testable import BowTieModel
 
 /// The JSON shapes the array writer prints: each field listed once, for JSONEncoder and the
 /// writer alike, so the two print the same bytes and read back whole.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import BowTieKit
+@testable import BowTieModel
 
 /// The one place a photo's name becomes a path: only a SHA-256 in lowercase hex does, so
 /// a name read from a store or a backup never reaches outside the photo folder.

@@ -3,6 +3,7 @@ import GRDB
 import Testing
 
 @testable import BowTieKit
+@testable import BowTieModel
 
 /// Photos on their way into the store: checked, described, and found in asset catalogs;
 /// and stores from before photo formats were recorded, migrated.

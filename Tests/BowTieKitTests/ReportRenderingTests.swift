@@ -4,6 +4,7 @@ import Testing
 import TextOutput
 
 @testable import BowTieKit
+@testable import BowTieModel
 @testable import BowTieReports
 @testable import PropertyLists
 

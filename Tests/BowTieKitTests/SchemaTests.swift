@@ -3,6 +3,7 @@ import GRDB
 import Testing
 
 @testable import BowTieKit
+@testable import BowTieModel
 
 /// The schema's names, kept in one table per record, and the one place each engine says
 /// how a store's schema stands.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import BowTieKit
+@testable import BowTieModel
 @testable import PropertyLists
 
 /// Each shortcut that seeding at scale relies on gives exactly what the general code does.

@@ -3,6 +3,7 @@ import PropertyLists
 import Testing
 
 @testable import BowTieKit
+@testable import BowTieModel
 
 @Suite("Stored dates")
 struct StorageDateTests {

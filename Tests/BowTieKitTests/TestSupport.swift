@@ -3,6 +3,7 @@ import GRDB
 import Testing
 
 @testable import BowTieKit
+@testable import BowTieModel
 
 /// A fresh temporary folder, removed when the value is released.
 final class TemporaryFolder: Sendable {

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import BowTieKit
+@testable import BowTieModel
 
 /// XCTest rather than Swift Testing: these tests unregister the process-wide color
 /// transformer, and XCTest runs them one at a time, apart from the parallel suites.

@@ -5,6 +5,7 @@ import PostgresTestSupport
 import Testing
 
 @testable import BowTieKit
+@testable import BowTieModel
 @testable import BowTiePostgres
 
 /// Rows a seed inserts by the hundred thousand go to the server by COPY, in COPY's text

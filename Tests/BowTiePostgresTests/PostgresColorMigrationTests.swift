@@ -4,6 +4,7 @@ import PropertyLists
 import Testing
 
 @testable import BowTieKit
+@testable import BowTieModel
 @testable import BowTiePostgres
 
 /// PostgreSQL's p3: a store's TieColor archives become UIKit's UIColor archives, in the

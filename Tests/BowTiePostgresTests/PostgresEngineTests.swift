@@ -3,6 +3,7 @@ import PostgresTestSupport
 import Testing
 
 @testable import BowTieKit
+@testable import BowTieModel
 @testable import BowTiePostgres
 
 /// Opening a store: made on first use, opened as it is when its schema is current, refused

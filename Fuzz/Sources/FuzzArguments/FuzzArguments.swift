@@ -12,6 +12,7 @@ import Foundation
 import FuzzSupport
 
 @testable import BowTieKit
+@testable import BowTieModel
 @testable import BowtiesCLI
 
 /// The sample store, seeded once; every run starts from a copy of it. Some of its colors

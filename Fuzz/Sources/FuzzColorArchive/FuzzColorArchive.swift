@@ -15,6 +15,7 @@ import Foundation
 import FuzzSupport
 
 @testable import BowTieKit
+@testable import BowTieModel
 
 func check(_ data: Data) {
   let transformer = registeredTransformer

@@ -6,6 +6,7 @@
 // and that a photo the intake accepts is one `show` can draw: its description is what its
 // header says, and it decodes, whole and scaled, to that size.
 import BowTieKit
+import BowTieModel
 import Foundation
 import FuzzSupport
 import ImageCodecs

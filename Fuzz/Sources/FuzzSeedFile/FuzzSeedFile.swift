@@ -7,6 +7,7 @@
 // memory: no disk); and that each export format reads back as the same ties and, exported
 // again, gives the same bytes.
 import BowTieKit
+import BowTieModel
 import Foundation
 import FuzzSupport
 

@@ -6,6 +6,7 @@
 // search key (case and accents do not matter), else an id, else a name, else a unique
 // prefix of a name. No other error may come out, whatever the text.
 import BowTieKit
+import BowTieModel
 import Foundation
 import FuzzSupport
 

@@ -1,3 +1,4 @@
+import BowTieModel
 import Foundation
 
 /// The folder `export --output DIR` writes and `seed DIR` reads back: the seed file, and

@@ -1,3 +1,4 @@
+import BowTieModel
 import Foundation
 
 /// What `bowties doctor` found in a store, and what it repaired.

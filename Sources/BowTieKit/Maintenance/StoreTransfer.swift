@@ -1,3 +1,4 @@
+import BowTieModel
 import Foundation
 
 /// Copies an inventory from one store into another of the other engine, row by row: a

@@ -1,3 +1,5 @@
+import BowTieModel
+
 /// What `doctor --json` prints.
 public struct CheckupJSON: Encodable, Sendable {
   public var store: String

@@ -1,3 +1,5 @@
+import BowTieModel
+
 /// What `seed --dry-run --json` prints.
 public struct SeedPlanJSON: Encodable, Sendable {
   public struct PlannedTie: Encodable, Sendable {

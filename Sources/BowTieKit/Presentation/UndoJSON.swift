@@ -1,3 +1,5 @@
+import BowTieModel
+
 /// What `undo --json` prints: `{"undone": null}` when there was nothing to undo.
 public struct UndoJSON: Encodable, Sendable {
   public struct Undone: Encodable, Sendable {

@@ -1,3 +1,4 @@
+import BowTieModel
 import Foundation
 
 /// An Xcode asset catalog (`*.xcassets`), read as `UIImage(named:)` finds an image in it:

@@ -1,3 +1,4 @@
+import BowTieModel
 import Foundation
 
 /// Where a seed file's `imageName`s are looked up.

@@ -1,3 +1,4 @@
+import BowTieModel
 import Foundation
 
 /// Where `seed` reads from: the built-in samples, a file, an export folder, or standard

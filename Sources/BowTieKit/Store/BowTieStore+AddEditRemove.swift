@@ -1,3 +1,4 @@
+import BowTieModel
 import Foundation
 
 // Adding, editing and removing whole ties, and the save they share with seeding.

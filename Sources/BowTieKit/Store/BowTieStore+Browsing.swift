@@ -1,3 +1,4 @@
+import BowTieModel
 import Foundation
 
 // What a view that stays open on the store (`browse`) reads: one tie and its neighbours in

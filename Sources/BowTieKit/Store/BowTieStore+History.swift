@@ -1,3 +1,4 @@
+import BowTieModel
 import Foundation
 
 // MARK: - Wear history

@@ -1,3 +1,4 @@
+import BowTieModel
 import Foundation
 
 // Finding the tie a command names, and reading ties, their count and their photos.

@@ -1,3 +1,4 @@
+import BowTieModel
 import Foundation
 
 // The changes of one attribute that `wear`, `rate` and `favorite` make, each one transaction

@@ -1,3 +1,4 @@
+import BowTieModel
 import Foundation
 
 /// The persistence core: one value wrapping a store's engine, migrated when it opens.

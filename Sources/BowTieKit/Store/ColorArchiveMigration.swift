@@ -1,3 +1,4 @@
+import BowTieModel
 import Foundation
 
 /// The step that turns a store's colors into UIKit's `UIColor` archives (SQLite's v8,

@@ -1,3 +1,5 @@
+import BowTieModel
+
 /// How a store's schema stands against this bowties': what each engine reads, once, from
 /// its own record of the migrations applied, and what opening, `doctor` and `restore`
 /// decide by.

@@ -1,3 +1,4 @@
+import BowTieModel
 import Foundation
 import Synchronization
 

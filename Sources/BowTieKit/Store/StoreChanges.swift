@@ -1,3 +1,4 @@
+import BowTieModel
 import Foundation
 
 /// Tells a view that stays open on the store (`browse`) that someone else changed it: another

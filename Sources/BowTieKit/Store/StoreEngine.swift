@@ -1,3 +1,4 @@
+import BowTieModel
 import Foundation
 
 /// One engine's open store: its database, its transactions, and the place its large photos

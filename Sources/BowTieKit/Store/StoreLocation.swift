@@ -1,3 +1,4 @@
+import BowTieModel
 import Foundation
 
 /// Where the store lives: `--store PATH`, else `BOWTIES_STORE`, else

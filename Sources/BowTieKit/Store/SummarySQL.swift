@@ -1,3 +1,4 @@
+import BowTieModel
 import Foundation
 
 /// The order every listing shares, and the SQL of `history`: plain SQL that SQLite and

@@ -1,3 +1,4 @@
+import BowTieModel
 import Foundation
 
 /// Which ties `list` shows, in which order.

@@ -1,3 +1,4 @@
+import BowTieModel
 import Foundation
 
 /// A tie's row exactly as stored, column by column, so an undo can put it back bit for

@@ -1,3 +1,4 @@
+import BowTieModel
 import Foundation
 
 /// What one change did, with what is needed to take it back.

@@ -1,3 +1,4 @@
+import BowTieModel
 import Foundation
 
 /// One time a tie was worn.

@@ -1,3 +1,4 @@
+import BowTieModel
 import Foundation
 
 /// What ICU formats for people (dates, times, month names, prices), as bowties prints it:

@@ -1,3 +1,5 @@
+import BowTieModel
+
 extension String {
   /// The text with its control characters (Unicode's `Cc`: C0, DEL and C1) made visible
   /// as `ls -b` shows them: `\n`, `\t`, `\a`, `\b`, `\f`, `\r`, `\v`, and the others as

@@ -1,4 +1,5 @@
 import BowTieKit
+import BowTieModel
 import TerminalUI
 
 /// Lays the browse screen out, as the BowTies app lays out its one screen: a row of

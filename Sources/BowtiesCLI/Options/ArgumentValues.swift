@@ -1,5 +1,6 @@
 import ArgumentParser
 import BowTieKit
+import BowTieModel
 import Foundation
 
 // The values options take, each parsed once, as ArgumentParser reads the line, by the

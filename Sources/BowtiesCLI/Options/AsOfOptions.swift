@@ -1,5 +1,6 @@
 import ArgumentParser
 import BowTieKit
+import BowTieModel
 import Foundation
 
 /// `--as-of`, for commands whose answer depends on the day: `report`, `suggest`.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import BowTieKit
+import BowTieModel
 import Foundation
 
 /// The attributes `add` and `edit` both set.

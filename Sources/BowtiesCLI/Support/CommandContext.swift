@@ -1,5 +1,6 @@
 import ArgumentParser
 import BowTieKit
+import BowTieModel
 import Foundation
 
 /// A bowties subcommand, as SwiftPM's `SwiftCommand` is one of `swift package`'s: the stores

@@ -1,5 +1,6 @@
 import ArgumentParser
 import BowTieKit
+import BowTieModel
 
 /// Subcommand names as the user types them: a word that names none is refused here,
 /// before ArgumentParser, which would take it for an unexpected argument (`bowties weer R`)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import BowTieKit
+import BowTieModel
 import Foundation
 
 /// The one place where failures become exit codes, and where each code's meaning is

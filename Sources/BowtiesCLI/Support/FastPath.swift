@@ -1,5 +1,6 @@
 import ArgumentParser
 import BowTieKit
+import BowTieModel
 
 /// The everyday command lines, turned into their commands without
 /// ArgumentParser's start-up work.

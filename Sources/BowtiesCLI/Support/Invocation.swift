@@ -1,4 +1,5 @@
 import BowTieKit
+import BowTieModel
 
 /// The command line as the process was given it, read once, before ArgumentParser: the one
 /// place besides it that looks at argv. It checks the words are text, and finds the store

@@ -1,4 +1,5 @@
 import BowTieKit
+import BowTieModel
 import Foundation
 
 /// A one-line progress bar on stderr, for a person watching a long seed. Shown only when

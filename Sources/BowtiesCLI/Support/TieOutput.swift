@@ -1,4 +1,5 @@
 import BowTieKit
+import BowTieModel
 import Foundation
 import TextOutput
 

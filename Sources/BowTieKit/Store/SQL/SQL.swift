@@ -1,3 +1,5 @@
+import BowTieModel
+
 /// A statement, or a piece of one, with the values it binds: SQL written once for both
 /// engines, each value interpolated into it (`"… WHERE id = \(id)"`) bound as a value,
 /// never spliced into the text.

@@ -1,3 +1,4 @@
+import BowTieModel
 import Foundation
 
 /// What one engine says its own way. Every statement the store runs is written once, in

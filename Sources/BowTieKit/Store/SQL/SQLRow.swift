@@ -1,3 +1,4 @@
+import BowTieModel
 import Foundation
 
 /// One row of a result, read by column name, whatever the engine.

@@ -1,3 +1,4 @@
+import BowTieModel
 import Foundation
 
 /// A value bound to a statement or read from a row, in the terms both engines share: the

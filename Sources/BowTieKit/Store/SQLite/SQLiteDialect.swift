@@ -1,3 +1,4 @@
+import BowTieModel
 import Foundation
 
 /// What the SQLite engine says its own way (``SQLDialect``).

@@ -112,18 +112,10 @@ extension BowTie {
   }
 
   /// Takes `stored`'s photo as it is in the store (inline bytes or its external file).
-  mutating func keepPhoto(of stored: BowTie) {
+  package mutating func keepPhoto(of stored: BowTie) {
     photoData = stored.photoData
     storedPhotoByteCount = stored.storedPhotoByteCount
     storedPhotoDescription = stored.storedPhotoDescription
     externalPhotoName = stored.externalPhotoName
-  }
-}
-
-extension BowTieStore {
-  /// The bytes of the photo kept outside its row as `name`, or nil when it is missing,
-  /// damaged, or `name` is not a photo's name: for describing a photo, which needs no more.
-  @Sendable func photoContents(_ name: String) -> Data? {
-    try? engine.readPhoto(name, expectedSize: nil, tie: name)
   }
 }

@@ -108,7 +108,7 @@ public final class ColorAttributeTransformer: NSSecureUnarchiveFromDataTransform
   /// The `UIColor` archive of the color `data` holds, when `data` is an archive of
   /// bowties' own `TieColor` of before; nil for any other bytes, which are left as they
   /// are: what the migration to `UIColor` archives writes for each stored color.
-  func uiColorArchive(replacingTieColorArchive data: Data) -> Data? {
+  package func uiColorArchive(replacingTieColorArchive data: Data) -> Data? {
     let color: TieColor
     if let legacy = ColorArchiveLayouts.shared.legacyColor(in: data) {
       color = legacy

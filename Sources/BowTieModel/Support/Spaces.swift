@@ -5,12 +5,12 @@ extension String {
   ///
   /// Every command trims its TIE, and that trip costs each process three
   /// protocol-conformance scans of the whole binary (docs/performance.md, "Start-up").
-  func trimmingSpaces() -> String { self[...].trimmingSpaces() }
+  package func trimmingSpaces() -> String { self[...].trimmingSpaces() }
 }
 
 extension Substring {
   /// The text without its leading and trailing spaces and tabs, as `String.trimmingSpaces()`.
-  func trimmingSpaces() -> String {
+  package func trimmingSpaces() -> String {
     // Foundation's set also holds the zero-width space, a space separator until Unicode 4.0.1.
     func isSpace(_ scalar: Unicode.Scalar) -> Bool {
       scalar == "\t" || scalar == "\u{200B}" || scalar.properties.generalCategory == .spaceSeparator

@@ -37,21 +37,21 @@ public struct BowTie: Identifiable, Equatable, Sendable {
   }
 
   /// Why the stored color could not be read, when it could not. Set by fetches only.
-  public internal(set) var colorIssue: ArchiveError?
+  public package(set) var colorIssue: ArchiveError?
   /// Why the photo kept outside the row cannot be had (its file missing or changed), when
   /// it cannot: set by the store where it hands a tie out to be shown, so that what shows
   /// it need not ask the store again.
-  public internal(set) var photoIssue: BowTieError?
+  public package(set) var photoIssue: BowTieError?
   /// The photo's size as recorded in the store, for fetches that skip the bytes; nil once
   /// new bytes are set.
-  var storedPhotoByteCount: Int?
+  package var storedPhotoByteCount: Int?
   /// The photo's format and size, as recorded in the store or found by the intake check.
-  var storedPhotoDescription: PhotoDescription?
+  package var storedPhotoDescription: PhotoDescription?
   /// The content-addressed file that holds the photo, when it is stored externally.
-  var externalPhotoName: String?
+  package var externalPhotoName: String?
   /// The wears a seed brought, before the wear history began; `timesWorn` is this plus
   /// the recorded wear events. Nil for a tie not yet stored.
-  var wearsBeforeHistory: Int32?
+  package var wearsBeforeHistory: Int32?
 
   public init(
     id: UUID = UUID(),
@@ -245,7 +245,7 @@ extension BowTie {
   }
 
   /// Parses a purchase link once, returning the URL or why it is refused.
-  static func checkURL(_ text: String) -> Result<URL, ValidationFailure> {
+  package static func checkURL(_ text: String) -> Result<URL, ValidationFailure> {
     let reason: String
     if let url = URL(string: text) {
       guard let problem = urlProblem(url, typed: text) else { return .success(url) }
@@ -316,7 +316,7 @@ extension BowTie {
   }
 
   /// The canonical form of a search key, used for its case-insensitive uniqueness.
-  static func canonicalKey(_ key: String) -> String { canonicalize(key) }
+  package static func canonicalKey(_ key: String) -> String { canonicalize(key) }
 }
 
 // MARK: - Parsing values people type
