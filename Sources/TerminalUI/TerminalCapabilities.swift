@@ -1,4 +1,5 @@
 import CTerminfo
+import Synchronization
 
 /// What a terminal type can do, and how it is told to: the terminfo capabilities a
 /// full-screen program needs, read through ncurses' terminfo library (libtinfo).
@@ -67,16 +68,25 @@ public struct TerminalCapabilities: Sendable, Equatable {
   /// The entry of `term` in the terminfo database, or nil when there is none (or no
   /// database).
   public static func fromDatabase(term: String) -> TerminalCapabilities? {
-    guard !term.isEmpty, bowties_terminfo_load(term) == 1 else { return nil }
-    defer { bowties_terminfo_unload() }
-    var strings: [String: String] = [:]
-    for name in required + wanted {
-      if let value = bowties_terminfo_string(name) { strings[name] = String(cString: value) }
+    guard !term.isEmpty else { return nil }
+    let found: (strings: [String: String], colors: Int32)? = libtinfo.withLock { _ in
+      guard bowties_terminfo_load(term) == 1 else { return nil }
+      defer { bowties_terminfo_unload() }
+      var strings: [String: String] = [:]
+      for name in required + wanted {
+        if let value = bowties_terminfo_string(name) { strings[name] = String(cString: value) }
+      }
+      return (strings, bowties_terminfo_number("colors"))
     }
-    let colors = bowties_terminfo_number("colors")
+    guard let found else { return nil }
     return TerminalCapabilities(
-      term: term, source: .database, strings: strings, colors: colors >= 0 ? Int(colors) : nil)
+      term: term, source: .database, strings: found.strings,
+      colors: found.colors >= 0 ? Int(found.colors) : nil)
   }
+
+  /// libtinfo keeps the loaded entry and the expanded capability in globals of its own, so
+  /// one thread at a time uses it: two at once (tests run in parallel) crashed inside it.
+  private static let libtinfo = Mutex(())
 
   /// The built-in entry of `term`, or nil for a type bowties does not know.
   public static func builtIn(term: String) -> TerminalCapabilities? {
@@ -92,9 +102,11 @@ public struct TerminalCapabilities: Sendable, Equatable {
   /// Moves the cursor to `row` and `column`, counted from 0 (`cup`, expanded by libtinfo).
   public func moveCursor(row: Int, column: Int) -> String {
     guard let cup = strings["cup"] else { return "" }
-    return cup.withCString { capability in
-      bowties_terminfo_expand(capability, Int32(clamping: row), Int32(clamping: column))
-        .map { String(cString: $0) } ?? ""
+    return Self.libtinfo.withLock { _ in
+      cup.withCString { capability in
+        bowties_terminfo_expand(capability, Int32(clamping: row), Int32(clamping: column))
+          .map { String(cString: $0) } ?? ""
+      }
     }
   }
 }

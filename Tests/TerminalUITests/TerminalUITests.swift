@@ -36,6 +36,29 @@ struct CapabilityTests {
     }
   }
 
+  /// libtinfo's loaded entry and expansion buffer are globals: the test runner's parallel
+  /// tests reached them at once and crashed inside libtinfo, until TerminalCapabilities
+  /// took one lock around them.
+  @Test("libtinfo from many threads at once: every answer as from one")
+  func concurrentUse() async throws {
+    let expected = try #require(TerminalCapabilities.fromDatabase(term: "xterm-256color"))
+    let answers = await withTaskGroup(of: Bool.self) { group in
+      for task in 0..<8 {
+        group.addTask {
+          (0..<2000).allSatisfy { round in
+            let term = ["xterm-256color", "screen", "linux"][(task + round) % 3]
+            guard let loaded = TerminalCapabilities.fromDatabase(term: term) else { return false }
+            return (term != "xterm-256color" || loaded.strings == expected.strings)
+              && expected.moveCursor(row: round % 50, column: task)
+                == "\u{1B}[\(round % 50 + 1);\(task + 1)H"
+          }
+        }
+      }
+      return await group.reduce(into: []) { $0.append($1) }
+    }
+    #expect(answers == Array(repeating: true, count: 8))
+  }
+
   @Test("cup is expanded by libtinfo, counted from 0 as terminfo counts")
   func moveCursor() throws {
     let xterm = try #require(TerminalCapabilities.builtIn(term: "xterm-256color"))
