@@ -411,7 +411,8 @@ def main():
     if len(sys.argv) == 4 and sys.argv[1] == "--series" and sys.argv[3].isdigit():
         photo_series(Path(sys.argv[2]), int(sys.argv[3]))
         return
-    tracked.run("make-photo-fixtures.py", write_fixtures, owned=[str(FIXTURES)], usage=__doc__)
+    tracked.run("make-photo-fixtures.py", write_fixtures,
+                owned=[str(FIXTURES / "Photos"), str(FIXTURES / "BookProject")], usage=__doc__)
 
 
 if __name__ == "__main__":
