@@ -97,19 +97,7 @@ class Bench:
 PRAGMA journal_mode = DELETE;
 PRAGMA synchronous = OFF;
 BEGIN;
-CREATE TEMP TABLE sampleColor (n INTEGER PRIMARY KEY, archive BLOB NOT NULL);
-INSERT INTO sampleColor (n, archive)
-  SELECT row_number() OVER (ORDER BY id) - 1, tintColor FROM bowTie WHERE tintColor IS NOT NULL;
-DELETE FROM undoEntry;
-DELETE FROM wearEvent;
-DELETE FROM bowTie;
-WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < {ties - 1})
-INSERT INTO bowTie (id, name, canonicalName, searchKey, canonicalKey, rating, timesWorn,
-    lastWorn, isFavorite, url, tintColor, wearsBeforeHistory)
-  SELECT printf('%08X-0000-4000-8000-%012X', i, i), printf('Bow Tie %07d', i),
-    printf('bow tie %07d', i), 'K' || i, 'k' || i, ((i * 7) % 11) / 2.0, i % 50, NULL, i % 5 = 0,
-    'https://example.com/ties/' || i, (SELECT archive FROM sampleColor WHERE n = i % 7), i % 50
-  FROM n;
+{common.generated_ties_sql(ties, worn="i % 50")}
 COMMIT;
 PRAGMA journal_mode = WAL;
 """)

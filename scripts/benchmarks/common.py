@@ -292,6 +292,30 @@ THREE_YEARS = 3 * 365 * 86400
 RECIPE_END = int(datetime(2026, 11, 21, tzinfo=timezone.utc).timestamp())
 
 
+TIE_ID = "printf('%08X-0000-4000-8000-%012X', {0}, {0})"
+
+
+def generated_ties_sql(ties, worn="0"):
+    """The statements that replace a new store's sample ties with `ties` generated ones
+    (K0…K(N-1), Bow Tie 0000000…, one in five a favorite, ratings 0 to 5 in halves, the
+    seven sample colors), each worn `worn` times before its history (an SQL expression of
+    i), inside the caller's transaction. Shared by the report and browse stores."""
+    return f"""
+CREATE TEMP TABLE sampleColor (n INTEGER PRIMARY KEY, archive BLOB NOT NULL);
+INSERT INTO sampleColor (n, archive)
+  SELECT row_number() OVER (ORDER BY id) - 1, tintColor FROM bowTie WHERE tintColor IS NOT NULL;
+DELETE FROM undoEntry;
+DELETE FROM wearEvent;
+DELETE FROM bowTie;
+WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < {ties - 1})
+INSERT INTO bowTie (id, name, canonicalName, searchKey, canonicalKey, rating, timesWorn,
+    lastWorn, isFavorite, url, tintColor, wearsBeforeHistory)
+  SELECT {TIE_ID.format("i")}, printf('Bow Tie %07d', i), printf('bow tie %07d', i),
+    'K' || i, 'k' || i, ((i * 7) % 11) / 2.0, {worn}, NULL, i % 5 = 0,
+    'https://example.com/ties/' || i, (SELECT archive FROM sampleColor WHERE n = i % 7), {worn}
+  FROM n;"""
+
+
 def wear_tie_sql(ties):
     """Which tie event j goes to: (j × 2654435761) mod N, a bijection over each run of N
     events (the multiplier is odd and not a multiple of 5), moved on by one from the

@@ -87,7 +87,6 @@ from common import APP_ORDER, AS_OF, sqlite_value
 RECIPE = "report-v1"
 LIMIT, STALE_DAYS, MONTHS, NEVER_WORN_DAYS = 10, 30, 12, 365
 TIMEOUT = 15 * 60
-TIE_ID = "printf('%08X-0000-4000-8000-%012X', {0}, {0})"
 
 
 # --- The store ---------------------------------------------------------------------------
@@ -102,22 +101,10 @@ PRAGMA cache_size = -1048576;
 PRAGMA synchronous = OFF;
 PRAGMA foreign_keys = ON;
 BEGIN;
-CREATE TEMP TABLE sampleColor (n INTEGER PRIMARY KEY, archive BLOB NOT NULL);
-INSERT INTO sampleColor (n, archive)
-  SELECT row_number() OVER (ORDER BY id) - 1, tintColor FROM bowTie WHERE tintColor IS NOT NULL;
-DELETE FROM undoEntry;
-DELETE FROM wearEvent;
-DELETE FROM bowTie;
-WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < {ties - 1})
-INSERT INTO bowTie (id, name, canonicalName, searchKey, canonicalKey, rating, timesWorn,
-    lastWorn, isFavorite, url, tintColor, wearsBeforeHistory)
-  SELECT {TIE_ID.format("i")}, printf('Bow Tie %07d', i), printf('bow tie %07d', i),
-    'K' || i, 'k' || i, ((i * 7) % 11) / 2.0, 0, NULL, i % 5 = 0,
-    'https://example.com/ties/' || i, (SELECT archive FROM sampleColor WHERE n = i % 7), 0
-  FROM n;
+{common.generated_ties_sql(ties)}
 WITH RECURSIVE n(j) AS (SELECT 0 UNION ALL SELECT j + 1 FROM n WHERE j < {wears - 1})
 INSERT INTO wearEvent (tieId, wornAt)
-  SELECT {TIE_ID.format(common.wear_tie_sql(ties))},
+  SELECT {common.TIE_ID.format(common.wear_tie_sql(ties))},
     strftime('%Y-%m-%dT%H:%M:%S.000Z',
              {common.RECIPE_END} - 1 - (j * 104729) % {common.THREE_YEARS}, 'unixepoch')
   FROM n;
