@@ -118,11 +118,15 @@ let package = Package(
     ),
     // A PostgreSQL server in a temporary folder, for the tests of both engines.
     .target(name: "PostgresTestSupport", path: "Tests/PostgresTestSupport"),
+    // One seeded random generator, for the tests that draw their inputs.
+    .target(name: "SeededRandom", path: "Tests/SeededRandom"),
     .testTarget(
       name: "BowTieKitTests",
-      dependencies: ["BowTieKit", "BowTieModel", "BowTieReports", "PropertyLists", "TextOutput"]),
-    .testTarget(name: "PropertyListsTests", dependencies: ["PropertyLists"]),
-    .testTarget(name: "TextOutputTests", dependencies: ["TextOutput"]),
+      dependencies: [
+        "BowTieKit", "BowTieModel", "BowTieReports", "PropertyLists", "SeededRandom", "TextOutput",
+      ]),
+    .testTarget(name: "PropertyListsTests", dependencies: ["PropertyLists", "SeededRandom"]),
+    .testTarget(name: "TextOutputTests", dependencies: ["SeededRandom", "TextOutput"]),
     .testTarget(
       name: "BowTiePostgresTests",
       dependencies: [

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import SeededRandom
 import Testing
 
 @testable import BowTieKit
@@ -112,25 +113,6 @@ private func crc32(_ data: Data) -> UInt32 {
     for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
   }
   return ~crc
-}
-
-/// Steele, Lea and Flood's SplitMix64: tiny, fast and reproducible from its seed.
-struct SplitMix64: RandomNumberGenerator {
-  private var state: UInt64
-
-  init(seed: UInt64) { state = seed }
-
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-
-  mutating func next(below bound: Int) -> Int {
-    Int(next() % UInt64(bound))
-  }
 }
 
 /// The message a refused call gives, or "accepted".

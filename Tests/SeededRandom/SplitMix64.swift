@@ -1,0 +1,20 @@
+/// Steele, Lea and Flood's SplitMix64: a tiny seedable generator, so that a random test
+/// draws the same values on every run and a failure comes back from its seed.
+public struct SplitMix64: RandomNumberGenerator {
+  private var state: UInt64
+
+  public init(seed: UInt64) { state = seed }
+
+  public mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
+  }
+
+  /// A number from 0 up to, not including, `bound`.
+  public mutating func next(below bound: Int) -> Int {
+    Int(next() % UInt64(bound))
+  }
+}
