@@ -54,8 +54,9 @@ public final class ColorAttributeTransformer: NSSecureUnarchiveFromDataTransform
     // same bytes (ShortcutTests), at a fraction of its cost, which a listing pays per
     // color. Anything else, an archive from UIKit or AppKit or a damaged one, gets full
     // checks. Laying out costs more than decoding one color the long way, so it waits
-    // for a second color: a `show`, which has one, never lays one out.
-    let useLayouts = Self.decodeCount.add(1, ordering: .relaxed).newValue > 1
+    // for a third color: a `show`, which reads one, and a `wear`, `rate` or `favorite`,
+    // which read their tie before and after the change, never lay one out.
+    let useLayouts = Self.decodeCount.add(1, ordering: .relaxed).newValue > 2
     if useLayouts, let color = ColorArchiveLayouts.shared.color(in: data) {
       return color
     }
