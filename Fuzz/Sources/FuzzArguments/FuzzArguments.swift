@@ -21,7 +21,7 @@ import FuzzSupport
 let sampleStore: BowTieStore = {
   _ = registeredTransformer
   let store = must("opening a store in memory") { try BowTieStore.inMemory() }
-  must("seeding the sample ties") { try store.seed(SampleData.entries()) }
+  _ = must("seeding the sample ties") { try store.seed(SampleData.entries()) }
   let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     .deletingLastPathComponent().deletingLastPathComponent()
     .appendingPathComponent("Corpus/color-archive")
@@ -87,7 +87,7 @@ func check(_ data: Data) {
     do {
       parsed = try Bowties.parseAsRoot(arguments)
     } catch {
-      if let fast {
+      if fast != nil {
         fatalError("the fast path took \(arguments), ArgumentParser refused it: \(error)")
       }
       return
