@@ -1,6 +1,7 @@
 import Foundation
 import ImageCodecs
 import TerminalImage
+import Testing
 
 /// A temporary folder with a store in it, where the `bowties` binary runs as a user would
 /// run it: by default the debug build beside the test bundle; `BOWTIES_BINARY` points the
@@ -200,6 +201,18 @@ func testJPEG(bytes: Int, seed: UInt64 = 0x5EED) throws -> Data {
     filler -= segment
   }
   return phone.prefix(offset) + comments + phone.dropFirst(offset)
+}
+
+/// The command line's Swift sources, each as its path under `Sources/BowtiesCLI` and its
+/// text: for the tests that hold what no file there may do.
+func commandLineSources() throws -> [(file: String, text: String)] {
+  let folder = ReadmeTests.repository.appendingPathComponent("Sources/BowtiesCLI")
+  let files = try #require(FileManager.default.enumerator(atPath: folder.path))
+    .compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") }
+  #expect(files.count > 20)
+  return try files.map {
+    ($0, try String(contentsOf: folder.appendingPathComponent($0), encoding: .utf8))
+  }
 }
 
 /// The fixtures `scripts/make-photo-fixtures.py` writes.

@@ -60,14 +60,7 @@ struct CommandContextTests {
 
   @Test("the command line keeps no state between commands: no stored or lock-guarded globals")
   func noStaticState() throws {
-    let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-      .deletingLastPathComponent().deletingLastPathComponent()
-      .appendingPathComponent("Sources/BowtiesCLI")
-    let files = try #require(FileManager.default.enumerator(atPath: folder.path))
-      .compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") }
-    #expect(files.count > 20)
-    for file in files {
-      let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+    for (file, text) in try commandLineSources() {
       #expect(!text.contains("Mutex"), "\(file)")
       #expect(!text.contains("nonisolated(unsafe)"), "\(file)")
       // A static var is computed, never stored.

@@ -76,14 +76,7 @@ struct InvocationTests {
 
   @Test("argv is read in Invocation alone, and no other code finds the store in the line")
   func oneReader() throws {
-    let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-      .deletingLastPathComponent().deletingLastPathComponent()
-      .appendingPathComponent("Sources/BowtiesCLI")
-    let files = try #require(FileManager.default.enumerator(atPath: folder.path))
-      .compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") }
-    #expect(files.count > 20)
-    for file in files where !file.hasSuffix("Invocation.swift") {
-      let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+    for (file, text) in try commandLineSources() where !file.hasSuffix("Invocation.swift") {
       #expect(!text.contains("CommandLine."), "\(file)")
       #expect(!text.contains("BOWTIES_STORE\")"), "\(file)")
     }
