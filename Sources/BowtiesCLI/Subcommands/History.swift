@@ -35,19 +35,13 @@ extension Bowties {
     @OptionGroup var output: OutputOptions
 
     func run(store: BowTieStore) throws {
-      try StandardOutput.write { stdout in
-        if output.json {
-          var array = JSONArrayWriter()
-          try store.forEachWear(of: tie, since: since, until: until) { record in
-            try array.append(WearJSON(record))
-            array.flush(to: &stdout)
-            try stdout.checkStandardOutput()
-          }
-          array.finish()
-          array.flush(to: &stdout)
-          stdout.write("\n")
-          return
+      if output.json {
+        try StandardOutput.writeJSONArray { element in
+          try store.forEachWear(of: tie, since: since, until: until) { try element(WearJSON($0)) }
         }
+        return
+      }
+      try StandardOutput.write { stdout in
         var when = TieOutput.MinuteText()
         try store.forEachWear(of: tie, since: since, until: until) { record in
           stdout.printLine(

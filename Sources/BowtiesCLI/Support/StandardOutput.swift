@@ -26,6 +26,25 @@ enum StandardOutput {
     try output.checkStandardOutput()
   }
 
+  /// A JSON array written as `elements` hands over its elements, each one out and checked
+  /// before the next is read, so that memory does not grow with the array and a failed
+  /// write ends it at once.
+  static func writeJSONArray<Element: JSONObject>(
+    _ elements: (_ element: (Element) throws -> Void) throws -> Void
+  ) throws {
+    try write { output in
+      var array = JSONArrayWriter()
+      try elements { element in
+        try array.append(element)
+        array.flush(to: &output)
+        try output.checkStandardOutput()
+      }
+      array.finish()
+      array.flush(to: &output)
+      output.write("\n")
+    }
+  }
+
   /// Lines of text for people, their control characters made visible
   /// (``DescriptorOutputStream/printLine(_:)``).
   static func printLines(_ lines: String...) throws {

@@ -226,17 +226,11 @@ struct TieOutput {
   /// written a tie at a time as the ties are read, so that a million ties need not fit in
   /// memory.
   func streamJSON(from store: BowTieStore, _ filter: TieFilter) throws {
-    try StandardOutput.write { output in
-      var array = JSONArrayWriter()
+    try StandardOutput.writeJSONArray { element in
       try store.forEachTie(filter) { tie in
         warnAbout(tie)
-        try array.append(TieJSON(tie))
-        array.flush(to: &output)
-        try output.checkStandardOutput()
+        try element(TieJSON(tie))
       }
-      array.finish()
-      array.flush(to: &output)
-      output.write("\n")
     }
   }
 
