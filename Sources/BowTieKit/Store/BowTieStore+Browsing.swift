@@ -73,16 +73,12 @@ extension BowTieStore {
         current = try Self.segments(before: nil, limit: 1, rainbow: rainbow, connection).first
       case .tie(let segment):
         current =
-          try connection.fetchOne(
-            "SELECT \(TieSegment.columns) FROM bowTie WHERE id = \(segment.id.text)"
-          ).map { row in try TieSegment(row: row) }
+          try Self.segment(id: segment.id, connection)
           ?? Self.segments(after: segment, limit: 1, rainbow: rainbow, connection).first
           ?? Self.segments(before: segment, limit: 1, rainbow: rainbow, connection).first
       case .tieID(let id):
         current =
-          try connection.fetchOne(
-            "SELECT \(TieSegment.columns) FROM bowTie WHERE id = \(id.text)"
-          ).map { row in try TieSegment(row: row) }
+          try Self.segment(id: id, connection)
           ?? Self.segments(after: nil, limit: 1, rainbow: rainbow, connection).first
       }
       guard let current else { return TieWindow(tie: nil, segment: nil, before: [], after: []) }
@@ -105,6 +101,12 @@ extension BowTieStore {
       WHERE canonicalKey IN ('r', 'o', 'y', 'g', 'b', 'i', 'v')
       """, TieSegment.init
     ).filter { $0.rank < 7 }.sorted { $0.rank < $1.rank }
+  }
+
+  /// The segment of the tie `id`; nil when it is not in the store (any more).
+  private static func segment(id: UUID, _ connection: any SQLConnection) throws -> TieSegment? {
+    try connection.fetchOne("SELECT \(TieSegment.columns) FROM bowTie WHERE id = \(id.text)")
+      .map { row in try TieSegment(row: row) }
   }
 
   /// Up to `limit` segments after `segment` in the app's order, nearest first (from the
