@@ -10,6 +10,14 @@ public enum TerminalEvent: Equatable, Sendable {
   /// SIGINT, SIGTERM or SIGHUP arrived; the program should end as the signal asks, with
   /// exit status 128 + its number.
   case signal(Int32)
+  /// Another process asked the program to stop (SIGTSTP, as `kill -TSTP` sends it; the
+  /// terminal's own Ctrl-Z arrives as a key, since raw mode turns its signal off). The
+  /// program gives the terminal back and stops: ``TerminalSession/suspend()``.
+  case suspend
+  /// The process was stopped, by any signal, and continued (SIGCONT): the shell may have
+  /// changed the terminal's modes and drawn on the screen meanwhile, so the program takes
+  /// it again (``TerminalSession/resume()``) and draws the whole frame.
+  case resumed
   /// The terminal went away: its input ended or failed (a closed window, a hang-up).
   case hangUp
   /// The descriptor the caller asked to watch became readable.
@@ -23,7 +31,9 @@ public enum TerminalEvent: Equatable, Sendable {
 /// So that no way out leaves the terminal raw: SIGINT, SIGTERM and SIGHUP become events
 /// (the program restores, then exits as the signal asks), and a crash's signal (SIGSEGV,
 /// SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE) restores the terminal from its handler, with
-/// only async-signal-safe calls, before the process dies of it.
+/// only async-signal-safe calls, before the process dies of it. Ctrl-Z, or SIGTSTP from
+/// elsewhere, gives the terminal back before the process stops, as the shell's job control
+/// expects of a full-screen program, and `fg` takes it again.
 ///
 /// One session per process at a time: signal handlers are process-wide.
 public final class TerminalSession {
@@ -74,6 +84,19 @@ public final class TerminalSession {
       pipe: signalPipe.write)
     installHandlers()
 
+    guard enter() else {
+      let reason = String(cString: strerror(errno))
+      uninstallHandlers()
+      close(signalPipe.read)
+      close(signalPipe.write)
+      signalPipe = (-1, -1)
+      throw .setupFailed(reason)
+    }
+    active = true
+  }
+
+  /// Sets raw mode and draws the empty alternate screen; false when the modes cannot be set.
+  private func enter() -> Bool {
     var raw = saved
     // As cfmakeraw, but output processing stays on: "\n" still returns the carriage.
     raw.c_iflag &= ~tcflag_t(IGNBRK | BRKINT | PARMRK | ISTRIP | INLCR | IGNCR | ICRNL | IXON)
@@ -84,14 +107,44 @@ public final class TerminalSession {
       cc[Int(VMIN)] = 1
       cc[Int(VTIME)] = 0
     }
-    guard tcsetattr(input, TCSANOW, &raw) == 0 else {
-      let reason = String(cString: strerror(errno))
-      uninstallHandlers()
-      throw .setupFailed(reason)
-    }
-    active = true
+    guard tcsetattr(input, TCSANOW, &raw) == 0 else { return false }
     write(
       capabilities["smcup"] + capabilities["smkx"] + capabilities["civis"] + capabilities["clear"])
+    return true
+  }
+
+  /// Gives the terminal back and stops the process's group, as the shell's Ctrl-Z stops a
+  /// job; once continued (`fg`), takes the terminal again, whose whole frame the caller
+  /// then draws.
+  ///
+  /// - Returns: whether the process stopped. It does not when nothing could continue it: a
+  ///   process group no job-controlling shell looks after (an orphaned one, as a script's
+  ///   `sh` makes) is not stopped by SIGTSTP, and the program goes on as it was.
+  public func suspend() -> Bool {
+    guard active else { return false }
+    write(restoreSequence)
+    _ = tcsetattr(input, TCSAFLUSH, &saved)
+    SignalState.continued = false
+    // The default action, which stops, for the one signal sent; the group, as the shell
+    // would, so that a pipeline the program is part of stops with it.
+    var stop = sigaction()
+    stop.__sigaction_handler.sa_handler = SIG_DFL
+    sigemptyset(&stop.sa_mask)
+    var handler = sigaction()
+    sigaction(SIGTSTP, &stop, &handler)
+    kill(0, SIGTSTP)
+    // Stopped and continued by now: SIGCONT's handler runs before kill returns.
+    sigaction(SIGTSTP, &handler, nil)
+    let stopped = SignalState.continued
+    resume()
+    return stopped
+  }
+
+  /// Takes the terminal again after the process was stopped and continued: raw mode, the
+  /// alternate screen, cleared for a whole frame.
+  public func resume() {
+    guard active else { return }
+    _ = enter()
   }
 
   /// What gives the terminal back its screen and modes: the keypad in its normal mode, the
@@ -174,7 +227,12 @@ public final class TerminalSession {
       var signals = [UInt8](repeating: 0, count: 16)
       let count = read(signalPipe.read, &signals, signals.count)
       for signal in signals.prefix(max(0, count)) {
-        events.append(Int32(signal) == SIGWINCH ? .resized : .signal(Int32(signal)))
+        switch Int32(signal) {
+        case SIGWINCH: events.append(.resized)
+        case SIGTSTP: events.append(.suspend)
+        case SIGCONT: events.append(.resumed)
+        case let other: events.append(.signal(other))
+        }
       }
     }
     if descriptors[0].revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
@@ -220,9 +278,10 @@ public final class TerminalSession {
   // MARK: - Signals
 
   private func installHandlers() {
-    for signal in Self.endingSignals + [SIGWINCH] {
+    for signal in Self.endingSignals + [SIGWINCH, SIGTSTP] {
       install(signal, handler: { signal in SignalState.notify(signal) })
     }
+    install(SIGCONT, handler: { signal in SignalState.noteContinued(signal) })
     for signal in Self.fatalSignals {
       install(signal, handler: { signal in SignalState.restoreAndDie(signal) }, resetting: true)
     }
@@ -259,6 +318,8 @@ private enum SignalState {
   nonisolated(unsafe) static var restore = UnsafeMutablePointer<UInt8>.allocate(capacity: 256)
   nonisolated(unsafe) static var restoreCount = 0
   nonisolated(unsafe) static var armed = false
+  /// Set by SIGCONT's handler: the process was stopped and continued.
+  nonisolated(unsafe) static var continued = false
 
   static func prepare(
     output: Int32, input: Int32, saved: termios, restore bytes: [UInt8], pipe: Int32
@@ -277,13 +338,19 @@ private enum SignalState {
     pipe = -1
   }
 
-  /// An ending signal or SIGWINCH: its number down the pipe, for the event loop.
+  /// An ending signal, SIGWINCH, SIGTSTP or SIGCONT: its number down the pipe, for the event loop.
   static func notify(_ signal: Int32) {
     guard pipe >= 0 else { return }
     let saveErrno = errno
     var byte = UInt8(truncatingIfNeeded: signal)
     _ = Glibc.write(pipe, &byte, 1)
     errno = saveErrno
+  }
+
+  /// SIGCONT: noted for ``TerminalSession/suspend()``, and sent down the pipe.
+  static func noteContinued(_ signal: Int32) {
+    continued = true
+    notify(signal)
   }
 
   /// A crash: the terminal back as it was, then the signal's own default (the handler was

@@ -233,6 +233,81 @@ struct BrowseScenarios {
     try expectEnded(pane, status: 130)
   }
 
+  /// Ctrl-Z and SIGTSTP stop it with the terminal given back, SIGSTOP too; `fg` draws it
+  /// whole again, in an interactive shell with job control. Where the shell has none (the
+  /// pane's `sh` script), Ctrl-Z says so and browse goes on.
+  func suspendsToTheShell() throws {
+    try prepare()
+    let pane = try TmuxPane(
+      "bash --norc --noprofile -i", in: bowties.folder,
+      environment: ["PS1": "shell$ ", "HISTFILE": ""])
+    defer { pane.stop() }
+    try expect(pane, "shell$")
+    let modesDuring = pane.folder.appendingPathComponent("stty-during")
+    try pane.send(
+      "\(TmuxPane.quote(BowtiesSandbox.binary.path)) browse --store \(TmuxPane.quote(store))",
+      literally: true)
+    try pane.send("Enter")
+    try expect(pane, "q quit")
+    let pid = try #require(try pane.descendantPID(named: "bowties"))
+
+    // Ctrl-Z: the shell's screen and modes back, the job stopped; fg: the frame whole.
+    try pane.send("C-z")
+    var screen = try waitUntilStopped(pid, pane, stops: 1)
+    #expect(!screen.contains("q quit"), "the alternate screen left:\n\(screen)")
+    try pane.send("stty -g > \(TmuxPane.quote(modesDuring.path)); fg", literally: true)
+    try pane.send("Enter")
+    screen = try pane.waitFor { $0.contains("Red Bow Tie") && $0.contains("q quit") }.screen
+    #expect(!screen.contains("Stopped"), "not drawn whole:\n\(screen)")
+    let during = try String(contentsOf: modesDuring, encoding: .utf8)
+    #expect(during == pane.terminalModes().before, "the modes while stopped")
+    try pane.send("Right")
+    try expect(pane, "Orange Bow Tie")
+
+    // SIGTSTP from another process, then SIGSTOP, which no program can catch: each time
+    // fg draws the frame whole again, in raw mode (a key still moves).
+    for (stops, (signal, next)) in [(SIGTSTP, "Yellow Bow Tie"), (SIGSTOP, "Green Bow Tie")]
+      .enumerated()
+    {
+      kill(pid, signal)
+      try waitUntilStopped(pid, pane, stops: stops + 2)
+      try pane.send("fg", literally: true)
+      try pane.send("Enter")
+      screen = try pane.waitFor { $0.contains("q quit") && !$0.contains("Stopped") }.screen
+      #expect(screen.contains(" Bow Tie"), "after fg:\n\(screen)")
+      try pane.send("Right")
+      try expect(pane, next)
+    }
+    try pane.send("q")
+    try expect(pane, "shell$")
+    try pane.send("exit", literally: true)
+    try pane.send("Enter")
+    try expectEnded(pane, status: 0)
+
+    // No job control: nothing stops, and the status line says why.
+    let script = try browse()
+    defer { script.stop() }
+    try expect(script, "q quit")
+    try script.send("C-z")
+    try expect(script, "no job control")
+    try script.send("Right")
+    try expect(script, "Orange Bow Tie")
+    try script.send("q")
+    try expectEnded(script, status: 0)
+  }
+
+  /// Waits for `pid` to be stopped and the shell to say so, its `stops`-th time.
+  @discardableResult
+  private func waitUntilStopped(_ pid: pid_t, _ pane: TmuxPane, stops: Int) throws -> String {
+    let (screen, after) = try pane.waitFor { screen in
+      let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
+      let state = stat.split(separator: ")").last?.split(separator: " ").first
+      return state == "T" && screen.components(separatedBy: "Stopped").count - 1 >= min(stops, 1)
+    }
+    #expect(after != nil, "not stopped, or the shell did not say so:\n\(screen)")
+    return screen
+  }
+
   func refusesWithoutATerminal() throws {
     try prepare()
     let piped = try bowties(["browse"], store: store)
@@ -329,6 +404,9 @@ struct BrowseSQLiteTests {
 
   @Test("NO_COLOR: no color, no photo; the details and the hex code")
   func noColor() throws { try scenarios.honoursNoColor() }
+
+  @Test("Ctrl-Z, SIGTSTP and SIGSTOP stop it with the terminal given back; fg redraws it")
+  func suspends() throws { try scenarios.suspendsToTheShell() }
 
   @Test("the store file removed: 74, one line after the terminal is given back")
   func storeRemoved() throws {

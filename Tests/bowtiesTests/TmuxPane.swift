@@ -185,6 +185,22 @@ final class TmuxPane {
     return children?.split(separator: " ").first.flatMap { pid_t($0) }
   }
 
+  /// The pid of the first process under the pane's shell whose command is `name`, looked
+  /// for down the tree (the pane may run an interactive shell that runs it).
+  func descendantPID(named name: String) throws -> pid_t? {
+    let shell = try tmux("display-message", "-p", "-t", "t", "#{pane_pid}")
+      .trimmingCharacters(in: .whitespacesAndNewlines)
+    var pending = [shell]
+    while let pid = pending.popLast() {
+      let command = try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8)
+      if command?.trimmingCharacters(in: .whitespacesAndNewlines) == name { return pid_t(pid) }
+      let children = try? String(
+        contentsOfFile: "/proc/\(pid)/task/\(pid)/children", encoding: .utf8)
+      pending += children?.split(separator: " ").map(String.init) ?? []
+    }
+    return nil
+  }
+
   /// Resizes the pane's window.
   func resize(columns: Int, rows: Int) throws {
     try tmux(["resize-window", "-t", "t", "-x", String(columns), "-y", String(rows)])

@@ -37,6 +37,8 @@ final class BrowseController {
     case stay
     /// End the program with this exit status.
     case quit(Int32)
+    /// Give the terminal back to the shell and stop, until `fg`.
+    case suspend
   }
 
   /// The longest text a prompt takes: a rating or a TIE is short.
@@ -62,6 +64,12 @@ final class BrowseController {
     return changed
   }
 
+  /// Ctrl-Z did not stop the program (no shell with job control started it): the status
+  /// line says why it stayed.
+  func couldNotSuspend() {
+    message = "Ctrl-Z: the shell that started browse has no job control to stop it"
+  }
+
   private func load(_ anchor: TieWindowAnchor) throws(BowTieError) {
     window = try store.window(at: anchor, reach: reach)
   }
@@ -75,6 +83,8 @@ final class BrowseController {
   func handle(_ key: Key) throws(BowTieError) -> Outcome {
     // Ctrl-C ends the program from anywhere, as the shell's interrupt would.
     if key == .control("c") { return .quit(130) }
+    // Ctrl-Z too, as the shell's suspend would: raw mode turns both signals into keys.
+    if key == .control("z") { return .suspend }
     switch mode {
     case .main: return try handleMain(key)
     case .help:

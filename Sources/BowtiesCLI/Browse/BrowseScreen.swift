@@ -64,7 +64,16 @@ struct BrowseScreen {
       for event in events {
         switch event {
         case .key(let key):
-          if case .quit(let status) = try controller.handle(key) { return status }
+          switch try controller.handle(key) {
+          case .stay: break
+          case .quit(let status): return status
+          case .suspend: suspend(session, controller, &renderer)
+          }
+        case .suspend:
+          suspend(session, controller, &renderer)
+        case .resumed:
+          session.resume()
+          renderer.invalidate()
         case .resized:
           renderer.invalidate()
         case .signal(let signal):
@@ -76,6 +85,15 @@ struct BrowseScreen {
         }
       }
     }
+  }
+
+  /// Stops until `fg`, the terminal given back meanwhile; then the whole frame again, since
+  /// the shell drew on the screen. Where no shell can continue it, says so and stays.
+  private func suspend(
+    _ session: TerminalSession, _ controller: BrowseController, _ renderer: inout FrameRenderer
+  ) {
+    if !session.suspend() { controller.couldNotSuspend() }
+    renderer.invalidate()
   }
 
   /// Segments read on each side of the tie: more than a row of this width can show.

@@ -224,5 +224,6 @@ struct BrowseView {
     "  u                    undo your last change",
     "  ?                    this help",
     "  q  Esc               quit",
+    "  Ctrl-Z               suspend to the shell (fg comes back)",
   ]
 }

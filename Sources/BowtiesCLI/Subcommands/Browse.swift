@@ -14,8 +14,9 @@ extension Bowties {
         Keys: Left and Right (or Tab and Shift-Tab) move between ties, Home and End go to \
         the first and the last; / finds a tie (a TIE, as the commands take it); w wears the \
         tie now; r rates it (0 to 5; Enter confirms, Esc cancels); f marks it a favorite or \
-        no longer; u undoes your last change; ? shows the keys; q or Esc quits. Changes \
-        made elsewhere show within two seconds.
+        no longer; u undoes your last change; ? shows the keys; q or Esc quits; Ctrl-Z \
+        suspends it to the shell (fg brings it back). Changes made elsewhere show within \
+        two seconds.
 
         It needs a terminal on stdin and stdout, and TERM naming its type; in scripts and \
         pipes, use show and list. Ctrl-C ends it with 130, SIGTERM with 143, SIGHUP with 129.
