@@ -42,6 +42,32 @@ struct FileSystemFailureTests {
   }
 
   @Test(
+    "another user's store in a folder this user cannot write: 74, one line saying why",
+    .enabled(if: geteuid() == 0))
+  func storeInAFolderNotWritable() throws {
+    let bowties = BowtiesSandbox()
+    try bowties("show", "R")
+    let before = try Data(contentsOf: URL(fileURLWithPath: bowties.store))
+    // The store and its folder root's, readable by all; the commands run as nobody.
+    #expect(chmod(bowties.store, 0o644) == 0 && chmod(bowties.folder.path, 0o755) == 0)
+    let asNobody = ["--reuid=65534", "--regid=65534", "--clear-groups"]
+    for command in [["show", "R"], ["list", "--json"], ["doctor"], ["wear", "R"]] {
+      let result = try bowties.run(
+        "/usr/bin/setpriv",
+        asNobody + [BowtiesSandbox.binary.path] + command + ["--store", bowties.store])
+      #expect(result.status == 74, "\(command): \(result)")
+      #expect(result.stdout.isEmpty, "\(command): \(result.stdout)")
+      let lines = result.stderr.split(separator: "\n")
+      #expect(lines.count == 1, "\(command): \(result.stderr)")
+      #expect(
+        result.stderr.contains("(BowTies.sqlite-shm), and this user may not create one"),
+        "\(command): \(result.stderr)")
+    }
+    #expect(try Data(contentsOf: URL(fileURLWithPath: bowties.store)) == before)
+    #expect(!FileManager.default.fileExists(atPath: bowties.store + "-shm"))
+  }
+
+  @Test(
     "a read-only file system: show, list and doctor work, writes exit 74",
     .enabled(if: ScratchMount.available))
   func readOnlyFileSystem() throws {
