@@ -56,6 +56,9 @@ public enum BowTieError: Error, Equatable, Sendable {
   case storeFromNewerVersion(path: String, unknownMigrations: [String])
   /// Another process held the store past the busy timeout.
   case storeBusy(path: String)
+  /// Another process wrote the store while it was read without SQLite's locks (a store
+  /// this user may not write): what was read is not trusted.
+  case storeChangedWhileRead(path: String)
   /// The value transformer the model names is not registered.
   case transformerNotRegistered(String)
   /// The tie has no photo to write out.
@@ -128,6 +131,9 @@ extension BowTieError: LocalizedError {
         + "undo as that user, or change the tie again"
     case .storeBusy(let path):
       return "the store \(path) is busy: another process held it past the timeout; try again"
+    case .storeChangedWhileRead(let path):
+      return "the store \(path) changed while it was read; try again "
+        + "(it is read without locks, since this user may not write it)"
     case .transformerNotRegistered(let name):
       return "the value transformer '\(name)' is not registered; "
         + "call \(name).register() before opening the store"

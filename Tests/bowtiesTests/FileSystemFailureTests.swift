@@ -42,29 +42,107 @@ struct FileSystemFailureTests {
   }
 
   @Test(
-    "another user's store in a folder this user cannot write: 74, one line saying why",
+    "another user's store in a folder this user cannot write: reads work, leaving no file; writes 74",
     .enabled(if: geteuid() == 0))
   func storeInAFolderNotWritable() throws {
     let bowties = BowtiesSandbox()
     try bowties("show", "R")
     let before = try Data(contentsOf: URL(fileURLWithPath: bowties.store))
+    let listing = try FileManager.default.contentsOfDirectory(atPath: bowties.folder.path).sorted()
     // The store and its folder root's, readable by all; the commands run as nobody.
     #expect(chmod(bowties.store, 0o644) == 0 && chmod(bowties.folder.path, 0o755) == 0)
-    let asNobody = ["--reuid=65534", "--regid=65534", "--clear-groups"]
-    for command in [["show", "R"], ["list", "--json"], ["doctor"], ["wear", "R"]] {
-      let result = try bowties.run(
-        "/usr/bin/setpriv",
-        asNobody + [BowtiesSandbox.binary.path] + command + ["--store", bowties.store])
-      #expect(result.status == 74, "\(command): \(result)")
-      #expect(result.stdout.isEmpty, "\(command): \(result.stdout)")
-      let lines = result.stderr.split(separator: "\n")
-      #expect(lines.count == 1, "\(command): \(result.stderr)")
-      #expect(
-        result.stderr.contains("(BowTies.sqlite-shm), and this user may not create one"),
-        "\(command): \(result.stderr)")
+    for (command, expected) in [
+      (["show", "R"], "Red Bow Tie"), (["list", "--json"], "\"searchKey\" : \"V\""),
+      (["doctor"], "healthy"), (["report"], "Bow-tie report"),
+    ] {
+      let result = try Self.run(bowties, as: Self.nobody, command)
+      #expect(result.status == 0 && result.stdout.contains(expected), "\(command): \(result)")
     }
+    let wear = try Self.run(bowties, as: Self.nobody, ["wear", "R"])
+    #expect(wear.status == 74 && wear.stderr.contains("cannot write the store"), "\(wear)")
     #expect(try Data(contentsOf: URL(fileURLWithPath: bowties.store)) == before)
-    #expect(!FileManager.default.fileExists(atPath: bowties.store + "-shm"))
+    let after = try FileManager.default.contentsOfDirectory(atPath: bowties.folder.path).sorted()
+    #expect(after == listing)
+  }
+
+  @Test(
+    "a reader who may write the folder but not the store leaves no -wal or -shm its owner trips on",
+    .enabled(if: geteuid() == 0))
+  func readerLeavesNothingBehind() throws {
+    let bowties = BowtiesSandbox()
+    try bowties("show", "R")
+    // The store daemon's (uid 1), the folder anyone's; nobody reads, then daemon writes.
+    #expect(chown(bowties.store, 1, 1) == 0 && chmod(bowties.store, 0o644) == 0)
+    #expect(chmod(bowties.folder.path, 0o777) == 0)
+    let show = try Self.run(bowties, as: Self.nobody, ["show", "R"])
+    #expect(show.status == 0 && show.stdout.contains("Red Bow Tie"), "\(show)")
+    for log in ["-wal", "-shm"] {
+      #expect(!FileManager.default.fileExists(atPath: bowties.store + log), "\(log) left")
+    }
+    let daemon = ["--reuid=1", "--regid=1", "--clear-groups"]
+    let wear = try Self.run(bowties, as: daemon, ["wear", "R"])
+    #expect(wear.status == 0 && wear.stdout.contains("Times worn  11"), "\(wear)")
+  }
+
+  @Test(
+    "a store written while a user who may not write it reads it: 75, one line",
+    .enabled(if: geteuid() == 0))
+  func writtenWhileReadWithoutLocks() throws {
+    let bowties = BowtiesSandbox()
+    // Enough ties that list --json fills a pipe nobody reads, and waits there, mid-read.
+    let entries = (0..<800).map { index -> [String: Any] in
+      [
+        "name": "Tie \(index)", "searchKey": "K\(index)", "rating": 3,
+        "tintColor": ["red": index % 256, "green": 20, "blue": 10],
+        "url": "https://example.com/ties/\(index)",
+      ]
+    }
+    let file = bowties.folder.appendingPathComponent("ties.json")
+    try JSONSerialization.data(withJSONObject: entries).write(to: file)
+    try #require(try bowties("seed", file.path).status == 0)
+    #expect(chmod(bowties.store, 0o644) == 0 && chmod(bowties.folder.path, 0o755) == 0)
+
+    let reader = Process()
+    reader.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+    reader.arguments =
+      Self.nobody + [BowtiesSandbox.binary.path, "list", "--json", "--store", bowties.store]
+    reader.environment = ["PATH": "/usr/bin:/bin", "LANG": "C", "TZ": "UTC"]
+    let output = Pipe()
+    let errors = Pipe()
+    reader.standardOutput = output
+    reader.standardError = errors
+    try reader.run()
+    defer { if reader.isRunning { reader.terminate() } }
+    // Waiting on the full pipe, its read begun.
+    // (The kernel's name for that wait: pipe_write, anon_pipe_write in newer kernels.)
+    let wchan = "/proc/\(reader.processIdentifier)/wchan"
+    func waiting() -> Bool {
+      (try? String(contentsOfFile: wchan, encoding: .utf8))?.hasSuffix("pipe_write") == true
+    }
+    let start = Date()
+    while !waiting(), Date().timeIntervalSince(start) < 10 { usleep(10_000) }
+    #expect(waiting(), "list --json is not waiting on its full pipe")
+
+    let wear = try bowties("wear", "K1")
+    #expect(wear.status == 0, "\(wear)")
+    let errorText = ErrorCollector(errors.fileHandleForReading)
+    _ = output.fileHandleForReading.readDataToEndOfFile()
+    reader.waitUntilExit()
+    let stderr = String(decoding: errorText.wait(), as: UTF8.self)
+    #expect(reader.terminationStatus == 75, "\(stderr)")
+    #expect(stderr.contains("changed while it was read; try again"), "\(stderr)")
+    #expect(stderr.split(separator: "\n").count == 1, "\(stderr)")
+  }
+
+  private static let nobody = ["--reuid=65534", "--regid=65534", "--clear-groups"]
+
+  /// Runs bowties on the sandbox's store as another user, through `setpriv`.
+  private static func run(
+    _ bowties: BowtiesSandbox, as user: [String], _ arguments: [String]
+  ) throws -> BowtiesSandbox.Result {
+    try bowties.run(
+      "/usr/bin/setpriv",
+      user + [BowtiesSandbox.binary.path] + arguments + ["--store", bowties.store])
   }
 
   @Test(

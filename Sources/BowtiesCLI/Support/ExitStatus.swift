@@ -30,7 +30,7 @@ enum ExitStatus {
     (software, "internal error"),
     (cannotCreate, "an output file cannot be written, or exists already (see --force)"),
     (storeUnusable, "the store unreadable, unwritable, damaged or from a newer bowties"),
-    (storeBusy, "the store busy past $BOWTIES_BUSY_TIMEOUT seconds (default 10)"),
+    (storeBusy, "the store busy past $BOWTIES_BUSY_TIMEOUT s, or changed while read"),
     (notYours, "undo refused: another user changed the tie since"),
   ]
 
@@ -57,7 +57,7 @@ enum ExitStatus {
     case .outputClosed: closedPipe
     case .storeUnreadable, .storeNotWritable, .storeFromNewerVersion, .photoUnavailable:
       storeUnusable
-    case .storeBusy: storeBusy
+    case .storeBusy, .storeChangedWhileRead: storeBusy
     case .changedByOtherUser: notYours
     }
   }

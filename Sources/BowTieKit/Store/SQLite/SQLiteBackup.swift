@@ -82,6 +82,7 @@ extension SQLiteEngine {
     do {
       let copy = try DatabaseQueue()
       try dbWriter.backup(to: copy)
+      try unlocked?.check()
       engine = SQLiteEngine(copy, photos: PhotoStorage(directory: nil), displayName: ":memory:")
     } catch {
       throw Self.storeError(error, path: ":memory:")
@@ -252,10 +253,12 @@ struct BackupFile {
     var opened: DatabaseQueue?
     var temporary: URL?
     do {
-      let backup = try SQLiteEngine.openForReading(at: source)
+      let (backup, unlocked) = try SQLiteEngine.openForReading(at: source)
       opened = backup
       var engine = SQLiteEngine(backup, photos: photos, displayName: source.path)
-      if try backup.read({ db in try Schema.state(db) }) != .current {
+      // A file read without locks is copied before it is restored, and the copy restored
+      // once the file is known to have stayed as it was while it was copied.
+      if try unlocked != nil || backup.read({ db in try Schema.state(db) }) != .current {
         let copy = URL(fileURLWithPath: NSTemporaryDirectory())
           .appendingPathComponent("bowties-restore-\(UUID().text).sqlite")
         temporary = copy
@@ -263,6 +266,7 @@ struct BackupFile {
         opened = queue
         try backup.backup(to: queue)
         try backup.close()
+        try unlocked?.check()
         engine = SQLiteEngine(queue, photos: photos, displayName: source.path)
         try engine.migrate(lockFile: nil)
       }

@@ -30,35 +30,43 @@ extension SQLiteEngine {
     }
     // Read-only unless repairing, and without the migrator: it must not run before the
     // file is known to be sound.
+    var unlocked: UnlockedRead?
     do {
-      let queue =
-        repairing
-        ? try DatabaseQueue(
+      let queue: DatabaseQueue
+      if repairing {
+        queue = try DatabaseQueue(
           path: url.path,
           configuration: configuration(busyTimeout: BowTieStore.defaultBusyTimeout, pragmas: ""))
-        : try openForReading(at: url)
+      } else {
+        (queue, unlocked) = try openForReading(at: url)
+      }
       defer { try? queue.close() }
       let integrity = try queue.read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check")
       }
+      // Damage found in a file another process rewrote as it was read is no damage.
+      try unlocked?.check()
       if integrity != ["ok"] {
         for line in integrity.prefix(20) { checkup.report(.integrity, nil, line) }
         return checkup
       }
       let schema = try queue.read { db in try Schema.state(db, checkingTables: true) }
+      try unlocked?.check()
       guard checkup.report(schema: schema, repairing: repairing) else { return checkup }
       if !repairing {
-        try BowTieStore(engine: SQLiteEngine(opened: queue, at: url))
+        try BowTieStore(engine: SQLiteEngine(opened: queue, at: url, unlocked: unlocked))
           .checkContents(&checkup, repairing: false)
         return checkup
       }
     } catch let error as DatabaseError
       where [.SQLITE_NOTADB, .SQLITE_CORRUPT].contains(error.resultCode)
     {
+      try unlocked?.check()
       checkup.report(.integrity, nil, "not a SQLite database, or damaged (\(error.message ?? ""))")
       return checkup
     } catch let error as BowTieError {
       throw error
     } catch {
+      try unlocked?.check()
       throw storeError(error, path: url.path)
     }
     // Opening it to write migrates an older schema.

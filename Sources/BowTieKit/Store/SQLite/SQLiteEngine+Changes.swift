@@ -48,6 +48,9 @@ final class SQLiteChangeWatch: StoreChangeWatch {
           reason: "it was replaced by another file while bowties had it open")
       }
     }
+    // A file read without locks has no data version that moves: any write is a change
+    // under the reader.
+    try engine.unlocked?.check()
     let current: Int
     do {
       current = try Self.dataVersion(engine)

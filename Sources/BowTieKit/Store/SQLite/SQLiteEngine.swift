@@ -16,21 +16,28 @@ struct SQLiteEngine: StoreEngine {
   let dbWriter: any DatabaseWriter
   let photos: PhotoStorage
   let displayName: String
+  /// Set when the connection reads the file without SQLite's locks: what each read is
+  /// checked against.
+  let unlocked: UnlockedRead?
 
   var dialect: any SQLDialect { SQLiteDialect() }
 
-  init(_ dbWriter: any DatabaseWriter, photos: PhotoStorage, displayName: String) {
+  init(
+    _ dbWriter: any DatabaseWriter, photos: PhotoStorage, displayName: String,
+    unlocked: UnlockedRead? = nil
+  ) {
     self.dbWriter = dbWriter
     self.photos = photos
     self.displayName = displayName
+    self.unlocked = unlocked
   }
 
   /// A connection to the store file at `url`, as it is: no migration, no sweep.
-  init(opened dbWriter: any DatabaseWriter, at url: URL) {
+  init(opened dbWriter: any DatabaseWriter, at url: URL, unlocked: UnlockedRead? = nil) {
     self.init(
       dbWriter,
       photos: PhotoStorage(directory: StoreLocation.externalDataDirectory(forStoreAt: url)),
-      displayName: url.path)
+      displayName: url.path, unlocked: unlocked)
   }
 
   /// An empty store in memory, migrated: its photos stay inline.
@@ -51,8 +58,12 @@ struct SQLiteEngine: StoreEngine {
 
   func read<T>(_ body: (any SQLConnection) throws -> T) throws(BowTieError) -> T {
     do {
-      return try dbWriter.read { db in try body(SQLiteConnection(db: db)) }
+      let result = try dbWriter.read { db in try body(SQLiteConnection(db: db)) }
+      try unlocked?.check()
+      return result
     } catch {
+      // Whatever failed, a file rewritten under the read is the cause to report.
+      try unlocked?.check()
       throw storeError(error)
     }
   }

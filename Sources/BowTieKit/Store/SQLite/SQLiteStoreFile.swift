@@ -112,7 +112,8 @@ extension SQLiteEngine {
     let engine: SQLiteEngine
     do {
       engine = SQLiteEngine(
-        opened: try DatabaseQueue(path: location, configuration: config), at: url)
+        opened: try DatabaseQueue(path: location.path, configuration: config), at: url,
+        unlocked: location.unlocked)
     } catch {
       throw storeError(error, path: url.path)
     }
@@ -124,39 +125,48 @@ extension SQLiteEngine {
   }
 
   /// A connection that only reads the store file at `url`, as `doctor` reads a store and
-  /// `restore` a backup: no migration, no sweep, no write, and no file left beside it.
+  /// `restore` a backup: no migration, no sweep, no write, and no file left beside it; and,
+  /// when it reads without locks, the file as it was (``UnlockedRead``), to check after.
   ///
   /// A read-only connection to a store in WAL mode creates the `-wal` and `-shm` files it
   /// reads through, and cannot remove them when it closes. So where this process may write
   /// the file and no log is there yet, the connection is a writable one that SQLite refuses
   /// writes on (`query_only`): as the last connection, it removes both when it closes.
-  /// Otherwise it is read-only, and on a read-only file system immutable
-  /// (``databaseLocation(for:readonly:)``). The caller closes it.
-  static func openForReading(at url: URL) throws -> DatabaseQueue {
+  /// Otherwise it is read-only (``databaseLocation(for:readonly:)``). The caller closes it.
+  static func openForReading(at url: URL) throws -> (queue: DatabaseQueue, unlocked: UnlockedRead?)
+  {
     let writable = access(url.path, W_OK) == 0 && access(url.path + "-wal", F_OK) != 0
     var config = configuration(
       busyTimeout: try BowTieStore.defaultBusyTimeout,
       pragmas: writable ? "PRAGMA query_only = ON" : "")
     config.readonly = !writable
-    return try DatabaseQueue(
-      path: databaseLocation(for: url, readonly: config.readonly), configuration: config)
+    let location = databaseLocation(for: url, readonly: config.readonly)
+    return (try DatabaseQueue(path: location.path, configuration: config), location.unlocked)
   }
 
-  /// What to hand SQLite to open the store file at `url`: its path, or, for a read-only
-  /// connection to a file on a read-only file system, a `file:` URI that opens it as
-  /// immutable.
+  /// What to hand SQLite to open the store file at `url`: its path; or, for a read-only
+  /// connection of a process that may not write the file, when no log is beside it, a
+  /// `file:` URI that opens it as immutable, with the file as it was (``UnlockedRead``).
   ///
-  /// There SQLite cannot create the WAL index it reads through, and refuses the file
-  /// ("unable to open database file"). Nothing can change the file on such a file
-  /// system, and when no log file is beside it every committed change is in the file.
-  static func databaseLocation(for url: URL, readonly: Bool) -> String {
-    guard readonly, access(url.path, W_OK) != 0, errno == EROFS,
-      access(url.path + "-wal", F_OK) != 0
-    else { return url.path }
+  /// Such a connection would otherwise create the `-shm` index SQLite reads through: it
+  /// cannot where it may not write the folder (another user's, or a read-only file
+  /// system), and SQLite then refuses every read; where it may, the files it leaves,
+  /// owned by this user, stop the store's owner from writing. With no log beside it, every
+  /// committed change is in the file.
+  static func databaseLocation(for url: URL, readonly: Bool)
+    -> (path: String, unlocked: UnlockedRead?)
+  {
+    guard readonly, access(url.path, W_OK) != 0 else { return (url.path, nil) }
+    // On a read-only file system no process writes the file, whatever index is left there.
+    let readOnlyFileSystem = errno == EROFS
+    // Looked at before the logs are: a writer that comes after is noticed by the check.
+    guard let unlocked = UnlockedRead(path: url.path), access(url.path + "-wal", F_OK) != 0,
+      readOnlyFileSystem || access(url.path + "-shm", F_OK) != 0
+    else { return (url.path, nil) }
     var allowed = CharacterSet.urlPathAllowed
     allowed.remove(charactersIn: "?#%")
     let path = url.path.addingPercentEncoding(withAllowedCharacters: allowed) ?? url.path
-    return "file:\(path)?immutable=1"
+    return ("file:\(path)?immutable=1", unlocked)
   }
 
   /// Removes photo files that no tie and no undo entry refers to, and temporary files.
