@@ -66,7 +66,7 @@ struct FileSystemFailureTests {
   }
 
   @Test(
-    "a reader who may write the folder but not the store leaves no -wal or -shm its owner trips on",
+    "a reader who may write the folder but not the store (show, backup) leaves no -wal or -shm",
     .enabled(if: geteuid() == 0))
   func readerLeavesNothingBehind() throws {
     let bowties = BowtiesSandbox()
@@ -76,6 +76,9 @@ struct FileSystemFailureTests {
     #expect(chmod(bowties.folder.path, 0o777) == 0)
     let show = try Self.run(bowties, as: Self.nobody, ["show", "R"])
     #expect(show.status == 0 && show.stdout.contains("Red Bow Tie"), "\(show)")
+    let copy = bowties.folder.appendingPathComponent("copy.sqlite").path
+    let backup = try Self.run(bowties, as: Self.nobody, ["backup", copy])
+    #expect(backup.status == 0 && backup.stdout.contains("backed up 7 ties"), "\(backup)")
     for log in ["-wal", "-shm"] {
       #expect(!FileManager.default.fileExists(atPath: bowties.store + log), "\(log) left")
     }

@@ -19,7 +19,12 @@ extension SQLiteEngine {
       temporary, photoFolder throws(BowTieError) in
       // A second connection holds the write lock while this one reads its snapshot: the
       // backup API cannot read through a connection that is itself in a write transaction.
+      // A user who may not write the store takes no lock (it would leave the store's index
+      // files behind, owned by this user): the copy is checked instead (``UnlockedRead``).
       do {
+        if unlocked != nil {
+          return try copy(to: destination, through: temporary, photoFolder: photoFolder)
+        }
         let config = Self.configuration(
           busyTimeout: try BowTieStore.defaultBusyTimeout, pragmas: "")
         let lock = try DatabaseQueue(path: displayName, configuration: config)
@@ -40,7 +45,8 @@ extension SQLiteEngine {
     }
   }
 
-  /// The copy itself, run while the write lock is held.
+  /// The copy itself, run while the write lock is held (or, read without locks, checked
+  /// before it takes the destination's name).
   private func copy(to destination: URL, through temporary: URL, photoFolder: URL) throws
     -> BackupSummary
   {
@@ -64,6 +70,7 @@ extension SQLiteEngine {
         throw BowTieError.outputUnwritable(
           path: destination.path, reason: "copying photos: \(error.reason)")
       }
+      try unlocked?.check()
       guard rename(temporary.path, destination.path) == 0 else {
         throw BowTieError.outputUnwritable(
           path: destination.path, reason: POSIXError.current.reason)
