@@ -247,6 +247,43 @@ def sqlite_value(script, store, sql):
     return out.stdout.strip()
 
 
+def seed_rounds(script, work, runs, count, sides, keep, after_first=None):
+    """Runs two commands that each fill a store with `count` ties, in turn, for `runs`
+    rounds, each round in a folder of its own (run-N in `work`, removed after unless `keep`).
+
+    `sides` is [(name, make)] in the order they run, `make(folder)` giving a side's argv and
+    the SQLite file it fills, which must then hold `count` rows in bowTie.
+    `after_first(paths)` looks at the first round's files, by side. Prints each round;
+    returns each side's wall times and peak RSS, by name."""
+    times = {name: [] for name, _ in sides}
+    memory = {name: [] for name, _ in sides}
+    for run in range(1, runs + 1):
+        folder = os.path.join(work, f"run-{run}")
+        os.mkdir(folder)
+        paths = {}
+        for name, make in sides:
+            argv, path = make(folder)
+            wall, rss = script.timed_with_rss(argv, log=os.path.join(folder, f"{name}.log"))
+            try:
+                rows = sqlite_value(script, path, "SELECT count(*) FROM bowTie")
+            except SystemExit as error:
+                rows = f"nothing readable ({error})"
+            if rows != str(count):
+                script.fail(f"FAIL: the {name} store {path} holds {rows} ties, not {count}")
+            times[name].append(wall)
+            memory[name].append(rss)
+            paths[name] = path
+        if run == 1 and after_first:
+            after_first(paths)
+        (first, _), (second, _) = sides
+        print(f"  run {run}: {first} {times[first][-1]:7.2f} s {memory[first][-1]:6.0f} MB   "
+              f"{second} {times[second][-1]:7.2f} s {memory[second][-1]:6.0f} MB   "
+              f"ratio {times[second][-1] / times[first][-1]:.2f}", flush=True)
+        if not keep:
+            shutil.rmtree(folder)  # a store of a million ties is hundreds of MB
+    return times, memory
+
+
 def generate_plist(path, count):
     """N ties in SampleData.plist's format (no imageName; keys sorted as Apple writes them;
     every tie its own color, name and search key K0…), seeded, so the same bytes every

@@ -35,7 +35,6 @@ import importlib.util
 import os
 import plistlib
 import random
-import shutil
 import statistics
 import subprocess
 import sys
@@ -44,7 +43,6 @@ import uuid
 from datetime import datetime, timedelta, timezone
 
 import common
-from common import sqlite_value
 
 TARGET_RATIO = 2.0
 
@@ -150,31 +148,20 @@ def main():
           f"{os.path.getsize(plist) / 1e6:.1f} MB (written in {time.perf_counter() - start:.1f} s); "
           f"{runs} alternating run(s) each; {common.load()}; bowties: {bowties}", flush=True)
 
-    times = {"plist": [], "import": []}
-    memory = {"plist": [], "import": []}
-    for run in range(1, runs + 1):
-        folder = os.path.join(work, f"run-{run}")
-        os.mkdir(folder)
-        targets = {}
-        for side, source in (("plist", plist), ("import", store)):
-            target = os.path.join(folder, f"{side}.sqlite")
-            wall, rss = script.timed_with_rss([bowties, "seed", source, "--store", target],
-                                              log=os.path.join(folder, f"{side}.log"))
-            rows = sqlite_value(script, target, "SELECT count(*) FROM bowTie")
-            if rows != str(count):
-                script.fail(f"FAIL: the {side} store {target} holds {rows} ties, not {count}")
-            times[side].append(wall)
-            memory[side].append(rss)
-            targets[side] = target
-        if run == 1 and (listed(script, bowties, targets["plist"])
-                         != listed(script, bowties, targets["import"])):
+    def side(source, name):
+        def make(folder):
+            target = os.path.join(folder, f"{name}.sqlite")
+            return [bowties, "seed", source, "--store", target], target
+        return name, make
+
+    def same_ties(paths):
+        if listed(script, bowties, paths["plist"]) != listed(script, bowties, paths["import"]):
             script.fail("FAIL: the imported ties differ from the plist's (compare `list --json` "
-                        f"of {targets['plist']} and {targets['import']}; --keep keeps them)")
-        print(f"  run {run}: plist {times['plist'][-1]:7.2f} s {memory['plist'][-1]:6.0f} MB   "
-              f"import {times['import'][-1]:7.2f} s {memory['import'][-1]:6.0f} MB   "
-              f"ratio {times['import'][-1] / times['plist'][-1]:.2f}", flush=True)
-        if not options.keep:
-            shutil.rmtree(folder)
+                        f"of {paths['plist']} and {paths['import']}; --keep keeps them)")
+
+    times, memory = common.seed_rounds(script, work, runs, count,
+                                       [side(plist, "plist"), side(store, "import")],
+                                       options.keep, after_first=same_ties)
 
     median = {side: (statistics.median(times[side]), statistics.median(memory[side]))
               for side in times}

@@ -30,25 +30,16 @@ ties, 2 with --strict when a target was missed, 64 for bad arguments.
 """
 
 import os
-import shutil
 import statistics
 import sys
 import time
 
 import common
-from common import sqlite_value
 
 TARGET_RATIO, TARGET_RSS_MB = 0.5, 500
 # The baseline, exactly as the issue describes it, run as its own process: plistlib.load,
 # then sqlite3 executemany into an equivalent table with a 3-byte color blob, one commit.
 BASELINE = os.path.join(os.path.dirname(os.path.realpath(__file__)), "seed_baseline.py")
-
-
-def stored(script, db):
-    try:
-        return sqlite_value(script, db, "SELECT count(*) FROM bowTie")
-    except SystemExit as error:
-        return f"nothing readable ({error})"
 
 
 def main():
@@ -71,30 +62,18 @@ def main():
           f"(generated in {time.perf_counter() - start:.1f} s), {runs} alternating run(s) each; "
           f"bowties: {bowties}", flush=True)
 
-    times = {"python": [], "bowties": []}
-    memory = {"python": [], "bowties": []}
-    for run in range(1, runs + 1):
-        folder = os.path.join(work, f"run-{run}")
-        os.mkdir(folder)
+    def python(folder):
         db = os.path.join(folder, "python.sqlite")
+        return [sys.executable, BASELINE, plist, db], db
+
+    def seed(folder):
         store = os.path.join(folder, "store", "BowTies.sqlite")
-        for side, argv, stored_in, what in (
-                ("python", [sys.executable, BASELINE, plist, db], db, "the python db"),
-                ("bowties", [bowties, "seed", plist, "--store", store], store,
-                 f"FAIL: the bowties store {store}")):
-            wall, rss = script.timed_with_rss(argv, log=os.path.join(folder, f"{side}.log"))
-            rows = stored(script, stored_in)
-            if rows != str(count):
-                script.fail(f"{what} holds {rows} ties, not {count}")
-            times[side].append(wall)
-            memory[side].append(rss)
-        py_times, py_rss, bt_times, bt_rss = (times["python"], memory["python"],
-                                              times["bowties"], memory["bowties"])
-        print(f"  run {run}: python {py_times[-1]:7.2f} s {py_rss[-1]:7.0f} MB   "
-              f"bowties {bt_times[-1]:7.2f} s {bt_rss[-1]:7.0f} MB   "
-              f"ratio {bt_times[-1] / py_times[-1]:.2f}", flush=True)
-        if not options.keep:
-            shutil.rmtree(folder)  # a 1M store is hundreds of MB
+        return [bowties, "seed", plist, "--store", store], store
+
+    times, memory = common.seed_rounds(script, work, runs, count,
+                                       [("python", python), ("bowties", seed)], options.keep)
+    py_times, py_rss, bt_times, bt_rss = (times["python"], memory["python"],
+                                          times["bowties"], memory["bowties"])
 
     py_t, bt_t = statistics.median(py_times), statistics.median(bt_times)
     py_m, bt_m = statistics.median(py_rss), statistics.median(bt_rss)
