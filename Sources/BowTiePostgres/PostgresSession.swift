@@ -304,7 +304,7 @@ final class PostgresSession: @unchecked Sendable {
             try await connection.copyFrom(
               table: target.table, columns: target.columns, logger: Self.logger
             ) { writer in
-              try await writer.write(rows)
+              try await Self.write(rows, with: writer, on: connection)
             }
             done.succeed(())
           } catch {
@@ -315,6 +315,29 @@ final class PostgresSession: @unchecked Sendable {
       }
     } catch {
       throw Self.statementError(error, settings)
+    }
+  }
+
+  /// Writes `rows` to a COPY, on the connection's event loop, only while the connection is
+  /// open.
+  ///
+  /// postgres-nio's COPY traps (a precondition, not an error) when its writer is used, or
+  /// finished, after the connection closed and before the channel let go of its handler:
+  /// a server killed mid-COPY crashed the program. So the connection is checked in the same
+  /// turn of the event loop as each use: before the write, and before `copyFrom` finishes
+  /// the COPY, which it does as this returns. A closed connection is waited out until the
+  /// channel has let go of the handler (`closeFuture`), after which postgres-nio reports
+  /// the closed connection as an error, and the error thrown.
+  static func write(
+    _ rows: ByteBuffer, with writer: PostgresCopyFromWriter, on connection: PostgresConnection
+  ) async throws {
+    do {
+      guard !connection.isClosed else { throw ConnectionClosed() }
+      try await writer.write(rows)
+      guard !connection.isClosed else { throw ConnectionClosed() }
+    } catch {
+      if connection.isClosed { try? await connection.closeFuture.get() }
+      throw error
     }
   }
 
@@ -335,7 +358,7 @@ final class PostgresSession: @unchecked Sendable {
 }
 
 /// Runs a task's jobs on a NIO event loop's thread.
-private final class EventLoopTaskExecutor: TaskExecutor {
+final class EventLoopTaskExecutor: TaskExecutor {
   let eventLoop: any EventLoop
 
   init(_ eventLoop: any EventLoop) {

@@ -1,6 +1,7 @@
 import BowTieKit
 import BowTieModel
 import Foundation
+import Logging
 import NIOCore
 import PostgresNIO
 import PostgresTestSupport
@@ -109,6 +110,48 @@ struct PostgresSessionTests {
       otherHost + "?sslmode=verify-full&sslrootcert=\(authority)", mentioning: "TLS",
       secret: database.password)
   }
+
+  /// postgres-nio traps (a precondition) when a COPY's writer is used on a connection that
+  /// has closed but not yet let go of its handler. That happens when the server's
+  /// CopyInResponse and the end of the connection are read together: a server killed just
+  /// as a COPY begins. Holding the event loop while another connection ends the backend
+  /// makes them arrive together.
+  @Test("the server gone just as a COPY begins: the write throws, and nothing traps")
+  func serverGoneAsCopyBegins() async throws {
+    let database = try server.makeDatabase()
+    let session = try connect(database.uri)
+    defer { session.close() }
+    try session.run("CREATE TABLE t (a TEXT)")
+    let backend = try session.run("SELECT pg_backend_pid()")[0].decode(Int32.self)
+    let connection = session.connection
+    let postgres = server
+    let ended = DispatchSemaphore(value: 0)
+    DispatchQueue.global().asyncAfter(deadline: .now() + 0.3) {
+      _ = try? postgres.superuser("SELECT pg_terminate_backend(\(backend))")
+      ended.signal()
+    }
+    let outcome = await Task(executorPreference: EventLoopTaskExecutor(connection.eventLoop)) {
+      () async -> String in
+      // Runs once the COPY is sent: the loop reads nothing until the backend has ended.
+      connection.eventLoop.execute {
+        _ = ended.wait(timeout: .now() + 10)
+        usleep(200_000)
+      }
+      do {
+        try await connection.copyFrom(
+          table: "t", columns: ["a"], logger: Logger(label: "test")
+        ) { writer in
+          try await PostgresSession.write(ByteBuffer(string: "x\n"), with: writer, on: connection)
+        }
+        return "written"
+      } catch {
+        return "\(error)"
+      }
+    }.value
+    #expect(outcome != "written", "the COPY went through a terminated backend")
+    #expect(connection.isClosed)
+  }
+
 }
 
 /// The bytes of a `bytea` cell.
