@@ -322,12 +322,12 @@ final class PostgresSession: @unchecked Sendable {
   /// open.
   ///
   /// postgres-nio's COPY traps (a precondition, not an error) when its writer is used, or
-  /// finished, after the connection closed and before the channel let go of its handler:
-  /// a server killed mid-COPY crashed the program. So the connection is checked in the same
-  /// turn of the event loop as each use: before the write, and before `copyFrom` finishes
-  /// the COPY, which it does as this returns. A closed connection is waited out until the
-  /// channel has let go of the handler (`closeFuture`), after which postgres-nio reports
-  /// the closed connection as an error, and the error thrown.
+  /// finished, after the connection closed and before the channel let go of its handler,
+  /// as when the server dies just as a COPY begins. So the connection is checked in the
+  /// same turn of the event loop as each use: before the write, and before `copyFrom`
+  /// finishes the COPY, which it does as this returns. A closed connection is waited out
+  /// until the channel has let go of the handler (`closeFuture`), after which postgres-nio
+  /// reports the closed connection as an error, and the error thrown.
   static func write(
     _ rows: ByteBuffer, with writer: PostgresCopyFromWriter, on connection: PostgresConnection
   ) async throws {
