@@ -2,10 +2,6 @@ import BowTieModel
 import Foundation
 import GRDB
 
-#if canImport(Glibc)
-  import Glibc
-#endif
-
 extension SQLiteEngine: ChangeWatchingEngine {
   func watchChanges() throws(BowTieError) -> any StoreChangeWatch {
     do {
@@ -22,8 +18,8 @@ extension SQLiteEngine: ChangeWatchingEngine {
 final class SQLiteChangeWatch: StoreChangeWatch {
   private let engine: SQLiteEngine
   private var version: Int
-  /// The file's device and inode when the watch began; nil in memory.
-  private let identity: (device: UInt64, inode: UInt64)?
+  /// The file when the watch began; nil in memory.
+  private let file: StoreFileState?
 
   var descriptor: Int32? { nil }
   /// Four times a second: a change shows within a quarter of a second, and each look is a
@@ -33,24 +29,24 @@ final class SQLiteChangeWatch: StoreChangeWatch {
   init(engine: SQLiteEngine) throws {
     self.engine = engine
     version = try Self.dataVersion(engine)
-    identity = Self.identity(of: engine.displayName)
+    file = engine.displayName.hasPrefix("/") ? StoreFileState(path: engine.displayName) : nil
   }
 
   func changed() throws(BowTieError) -> Bool {
-    if let identity {
-      guard let now = Self.identity(of: engine.displayName) else {
+    if let file {
+      guard let now = StoreFileState(path: engine.displayName) else {
         throw .storeUnreadable(
           path: engine.displayName, reason: "it was removed while bowties had it open")
       }
-      guard now == identity else {
+      guard now.isSameFile(as: file) else {
         throw .storeUnreadable(
           path: engine.displayName,
           reason: "it was replaced by another file while bowties had it open")
       }
+      // A file read without locks has no data version that moves: any write is a change
+      // under the reader.
+      try engine.unlocked?.check(now)
     }
-    // A file read without locks has no data version that moves: any write is a change
-    // under the reader.
-    try engine.unlocked?.check()
     let current: Int
     do {
       current = try Self.dataVersion(engine)
@@ -65,12 +61,5 @@ final class SQLiteChangeWatch: StoreChangeWatch {
     try engine.dbWriter.writeWithoutTransaction { db in
       try Int.fetchOne(db, sql: "PRAGMA data_version") ?? 0
     }
-  }
-
-  private static func identity(of path: String) -> (device: UInt64, inode: UInt64)? {
-    guard path.hasPrefix("/") else { return nil }
-    var info = stat()
-    guard stat(path, &info) == 0 else { return nil }
-    return (UInt64(info.st_dev), UInt64(info.st_ino))
   }
 }

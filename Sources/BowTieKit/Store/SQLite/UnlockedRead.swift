@@ -19,11 +19,11 @@ import Foundation
 /// writer has since rewritten it (a checkpoint), what was read is not trusted.
 struct UnlockedRead: Sendable {
   let path: String
-  private let state: FileState
+  private let state: StoreFileState
 
   /// The file at `path` as it is now; nil when it cannot be looked at.
   init?(path: String) {
-    guard let state = FileState(path: path) else { return nil }
+    guard let state = StoreFileState(path: path) else { return nil }
     self.path = path
     self.state = state
   }
@@ -31,25 +31,38 @@ struct UnlockedRead: Sendable {
   /// Throws ``BowTieError/storeChangedWhileRead(path:)`` when the file is no longer as it
   /// was when it was opened: another process wrote it, or replaced it.
   func check() throws(BowTieError) {
-    guard FileState(path: path) == state else { throw .storeChangedWhileRead(path: path) }
+    try check(StoreFileState(path: path))
   }
 
-  /// What `stat` says of a file that any write to it changes.
-  private struct FileState: Equatable, Sendable {
-    var device: UInt64
-    var inode: UInt64
-    var size: Int64
-    var modified: [Int]
-    var changed: [Int]
+  /// ``check()`` with the file's state already looked at.
+  func check(_ now: StoreFileState?) throws(BowTieError) {
+    guard now == state else { throw .storeChangedWhileRead(path: path) }
+  }
 
-    init?(path: String) {
-      var info = stat()
-      guard stat(path, &info) == 0 else { return nil }
-      device = UInt64(info.st_dev)
-      inode = UInt64(info.st_ino)
-      size = Int64(info.st_size)
-      modified = [info.st_mtim.tv_sec, info.st_mtim.tv_nsec]
-      changed = [info.st_ctim.tv_sec, info.st_ctim.tv_nsec]
-    }
+}
+
+/// What `stat` says of a store file: which file it is (its device and inode, which a
+/// replacement changes) and the fields any write to it changes.
+struct StoreFileState: Equatable, Sendable {
+  var device: UInt64
+  var inode: UInt64
+  var size: Int64
+  var modified: [Int]
+  var changed: [Int]
+
+  /// The file at `path` as it is now; nil when it cannot be looked at.
+  init?(path: String) {
+    var info = stat()
+    guard stat(path, &info) == 0 else { return nil }
+    device = UInt64(info.st_dev)
+    inode = UInt64(info.st_ino)
+    size = Int64(info.st_size)
+    modified = [info.st_mtim.tv_sec, info.st_mtim.tv_nsec]
+    changed = [info.st_ctim.tv_sec, info.st_ctim.tv_nsec]
+  }
+
+  /// Whether `other` is the same file, written or not.
+  func isSameFile(as other: StoreFileState) -> Bool {
+    device == other.device && inode == other.inode
   }
 }
