@@ -15,16 +15,14 @@ struct FileSystemFailureTests {
     try bowties("show", "R")
     let before = try Data(contentsOf: URL(fileURLWithPath: bowties.store))
     // Root writes any file whatever its mode, so as root the commands run as nobody.
-    let asUser =
-      getuid() == 0 ? ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] : []
+    let user = getuid() == 0 ? Self.nobody : nil
     if getuid() == 0 {
       try #require(
         try bowties.run("/usr/bin/chown", ["-R", "65534:65534", bowties.folder.path]).status == 0)
     }
     #expect(chmod(bowties.store, 0o444) == 0)
     func run(_ arguments: [String]) throws -> BowtiesSandbox.Result {
-      let command = asUser + [BowtiesSandbox.binary.path] + arguments + ["--store", bowties.store]
-      return try bowties.run(command[0], Array(command.dropFirst()))
+      try Self.run(bowties, as: user, arguments)
     }
 
     let show = try run(["show", "R", "--image", "never"])
@@ -82,8 +80,7 @@ struct FileSystemFailureTests {
     for log in ["-wal", "-shm"] {
       #expect(!FileManager.default.fileExists(atPath: bowties.store + log), "\(log) left")
     }
-    let daemon = ["--reuid=1", "--regid=1", "--clear-groups"]
-    let wear = try Self.run(bowties, as: daemon, ["wear", "R"])
+    let wear = try Self.run(bowties, as: 1, ["wear", "R"])
     #expect(wear.status == 0 && wear.stdout.contains("Times worn  11"), "\(wear)")
   }
 
@@ -106,9 +103,9 @@ struct FileSystemFailureTests {
     #expect(chmod(bowties.store, 0o644) == 0 && chmod(bowties.folder.path, 0o755) == 0)
 
     let reader = Process()
-    reader.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-    reader.arguments =
-      Self.nobody + [BowtiesSandbox.binary.path, "list", "--json", "--store", bowties.store]
+    let command = Self.commandLine(bowties, as: Self.nobody, ["list", "--json"])
+    reader.executableURL = URL(fileURLWithPath: command[0])
+    reader.arguments = Array(command.dropFirst())
     reader.environment = ["PATH": "/usr/bin:/bin", "LANG": "C", "TZ": "UTC"]
     let output = Pipe()
     let errors = Pipe()
@@ -137,15 +134,23 @@ struct FileSystemFailureTests {
     #expect(stderr.split(separator: "\n").count == 1, "\(stderr)")
   }
 
-  private static let nobody = ["--reuid=65534", "--regid=65534", "--clear-groups"]
+  private static let nobody: UInt32 = 65534
 
-  /// Runs bowties on the sandbox's store as another user, through `setpriv`.
+  /// The command line that runs bowties on the sandbox's store as the user `uid` (its
+  /// group too), through `setpriv`; as this process's user when `uid` is nil.
+  private static func commandLine(
+    _ bowties: BowtiesSandbox, as uid: UInt32?, _ arguments: [String]
+  ) -> [String] {
+    let user = uid.map { ["/usr/bin/setpriv", "--reuid=\($0)", "--regid=\($0)", "--clear-groups"] }
+    return (user ?? []) + [BowtiesSandbox.binary.path] + arguments + ["--store", bowties.store]
+  }
+
+  /// Runs bowties on the sandbox's store as the user `uid` (``commandLine(_:as:_:)``).
   private static func run(
-    _ bowties: BowtiesSandbox, as user: [String], _ arguments: [String]
+    _ bowties: BowtiesSandbox, as uid: UInt32?, _ arguments: [String]
   ) throws -> BowtiesSandbox.Result {
-    try bowties.run(
-      "/usr/bin/setpriv",
-      user + [BowtiesSandbox.binary.path] + arguments + ["--store", bowties.store])
+    let command = commandLine(bowties, as: uid, arguments)
+    return try bowties.run(command[0], Array(command.dropFirst()))
   }
 
   @Test(
