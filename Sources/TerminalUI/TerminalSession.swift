@@ -45,6 +45,9 @@ public final class TerminalSession {
   private var decoder: KeyDecoder
   private var signalPipe: (read: Int32, write: Int32) = (-1, -1)
   private var previousActions: [Int32: sigaction] = [:]
+  /// Set while the SIGCONT that ended this process's own ``suspend()`` is still in the
+  /// pipe: the terminal is taken again already.
+  private var resumedBySuspend = false
 
   /// How long an ESC waits for the rest of a key's sequence before it counts as Escape, in
   /// milliseconds: the bytes of one key arrive together, so a short wait is enough
@@ -136,6 +139,8 @@ public final class TerminalSession {
     // Stopped and continued by now: SIGCONT's handler runs before kill returns.
     sigaction(SIGTSTP, &handler, nil)
     let stopped = SignalState.continued
+    // Taken again here, so the SIGCONT that continued it is not an event for the caller.
+    resumedBySuspend = stopped
     resume()
     return stopped
   }
@@ -230,7 +235,12 @@ public final class TerminalSession {
         switch Int32(signal) {
         case SIGWINCH: events.append(.resized)
         case SIGTSTP: events.append(.suspend)
-        case SIGCONT: events.append(.resumed)
+        case SIGCONT:
+          if resumedBySuspend {
+            resumedBySuspend = false
+          } else {
+            events.append(.resumed)
+          }
         case let other: events.append(.signal(other))
         }
       }
