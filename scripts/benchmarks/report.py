@@ -476,14 +476,10 @@ def main():
     parser.add_argument("--max-minutes", type=common.positive, default=60)
     parser.add_argument("--also-all", action="store_true")
     parser.add_argument("--also-others", action="store_true")
-    parser.add_argument("--only", action="append", default=[])
+    parser.add_argument("--only", action="append", default=[], metavar="LABEL",
+                        choices=[measured.label for measured in measured_commands(Scripts("UTC"))])
     parser.add_argument("bowties", nargs="?")
     options = parser.parse_args()
-    labels = [measured.label for measured in measured_commands(Scripts("UTC"))]
-    for label in options.only:
-        if label not in labels:
-            script.usage_error(f"--only takes one of {', '.join(repr(x) for x in labels)}, "
-                               f"not {label!r}")
     if options.ties < 1000:
         script.usage_error("--ties must be 1000 or more")
     if not os.path.exists(f"/usr/share/zoneinfo/{options.tz}"):
