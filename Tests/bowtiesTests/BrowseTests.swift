@@ -221,7 +221,7 @@ struct BrowseScenarios {
       let pane = try browse()
       defer { pane.stop() }
       try expect(pane, "Red Bow Tie")
-      let pid = try #require(try pane.commandPID())
+      let pid = try #require(try pane.bowtiesPID())
       kill(pid, signal)
       try expectEnded(pane, status: status)
       #expect(!(try pane.screen()).contains("bowties:"), "a signal's end prints nothing")
@@ -249,7 +249,7 @@ struct BrowseScenarios {
       literally: true)
     try pane.send("Enter")
     try expect(pane, "q quit")
-    let pid = try #require(try pane.descendantPID(named: "bowties"))
+    let pid = try #require(try pane.bowtiesPID())
 
     // Ctrl-Z: the shell's screen and modes back, the job stopped; fg: the frame whole.
     try pane.send("C-z")

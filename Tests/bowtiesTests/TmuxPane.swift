@@ -176,24 +176,16 @@ final class TmuxPane {
     return (read("stty-before"), read("stty-after"))
   }
 
-  /// The pid of the command the pane's shell runs.
-  func commandPID() throws -> pid_t? {
-    let shell = try tmux("display-message", "-p", "-t", "t", "#{pane_pid}")
-      .trimmingCharacters(in: .whitespacesAndNewlines)
-    let children = try? String(
-      contentsOfFile: "/proc/\(shell)/task/\(shell)/children", encoding: .utf8)
-    return children?.split(separator: " ").first.flatMap { pid_t($0) }
-  }
-
-  /// The pid of the first process under the pane's shell whose command is `name`, looked
-  /// for down the tree (the pane may run an interactive shell that runs it).
-  func descendantPID(named name: String) throws -> pid_t? {
+  /// The pid of the bowties process under the pane's shell: the first, down the tree (the
+  /// pane may run an interactive shell that runs it), whose command starts with "bowties"
+  /// (`bowties-postgresql`, for a PostgreSQL store, takes over its process).
+  func bowtiesPID() throws -> pid_t? {
     let shell = try tmux("display-message", "-p", "-t", "t", "#{pane_pid}")
       .trimmingCharacters(in: .whitespacesAndNewlines)
     var pending = [shell]
     while let pid = pending.popLast() {
       let command = try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8)
-      if command?.trimmingCharacters(in: .whitespacesAndNewlines) == name { return pid_t(pid) }
+      if command?.hasPrefix("bowties") == true { return pid_t(pid) }
       let children = try? String(
         contentsOfFile: "/proc/\(pid)/task/\(pid)/children", encoding: .utf8)
       pending += children?.split(separator: " ").map(String.init) ?? []
