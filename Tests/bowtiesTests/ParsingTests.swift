@@ -14,7 +14,7 @@ struct ParsingTests {
     let show = try #require(try Bowties.parseAsRoot(["show", "R", "--json"]) as? Bowties.Show)
     #expect(show.tie == "R" && show.output.json)
     let rate = try #require(try Bowties.parseAsRoot(["rate", "cafe", "4.5"]) as? Bowties.Rate)
-    #expect(rate.tie == "cafe" && rate.values == [4.5])
+    #expect(rate.tie == "cafe" && rate.values == [RatingArgument(value: 4.5)])
     let favorite = try #require(
       try Bowties.parseAsRoot(["favorite", "R", "--toggle"]) as? Bowties.Favorite)
     #expect(favorite.change == .toggle)
@@ -23,7 +23,7 @@ struct ParsingTests {
     #expect(seed.plist == "-" && seed.replace && seed.storeOptions.store == "/tmp/x")
     let wear = try #require(
       try Bowties.parseAsRoot(["wear", "R", "--date", "2026-11-21"]) as? Bowties.Wear)
-    #expect(wear.date == DateArgument.parse("2026-11-21")?.date)
+    #expect(wear.date?.date == DateArgument.parse("2026-11-21")?.date)
   }
 
   @Test("each subcommand's explicit name is the one ArgumentParser would derive from its type")
@@ -78,6 +78,7 @@ struct ParsingTests {
       (["wear", "R", "--date", "2999-01-01"], "'2999-01-01' is after today"),
       (["report", "--months", "0"], "--months must be a whole number from 1 to 120, not '0'"),
       (["report", "--months", "121"], "--months must be a whole number from 1 to 120"),
+      (["report", "--months=0"], "--months must be a whole number from 1 to 120, not '0'"),
       (["report", "--limit", "-5"], "--limit must be a whole number, 1 or more, not '-5'"),
       (["report", "--limit", "0"], "--limit must be a whole number, 1 or more, not '0'"),
       (
@@ -127,6 +128,38 @@ struct ParsingTests {
     }
   }
 
+  @Test(
+    "every option and argument that converts its text is an ArgumentValue, or one of a list of cases"
+  )
+  func typedValues() {
+    var checked = 0
+    func walk(_ arguments: any ParsableArguments.Type, _ path: String) {
+      for child in Mirror(reflecting: arguments.init()).children {
+        let property = type(of: child.value)
+        let name = "\(path).\(child.label ?? "?")"
+        if let group = property as? any OptionGroupProperty.Type {
+          walk(group.groupType, name)
+        } else if property is any ArgumentValueProperty.Type {
+          checked += 1
+        } else if let value = (property as? any ValueProperty.Type)?.value {
+          // Text taken as it is (a name, a path), or ArgumentParser's list of cases,
+          // which its message names.
+          let plain = [String.self, String?.self, [String].self].map(ObjectIdentifier.init)
+            .contains(ObjectIdentifier(value))
+          let wrapped = (value as? any Unwrapped.Type)?.wrapped ?? value
+          let cases =
+            (wrapped as? any ExpressibleByArgument.Type)?.allValueStrings.isEmpty == false
+          #expect(plain || cases, "\(name): \(value)")
+        }
+      }
+    }
+    for command in Bowties.configuration.subcommands {
+      walk(command, String(describing: command))
+    }
+    // The walk reaches the typed values: --date, ratings, colours, prices, counts…
+    #expect(checked >= 20)
+  }
+
   @Test("the POSIX locale's day without ICU is what DateFormatter writes")
   func posixDay() throws {
     let formatter = DateFormatter()
@@ -169,4 +202,26 @@ struct ParsingTests {
       #expect(moments.text(for: date) == expected, "\(date)")
     }
   }
+}
+
+/// An `@Option` or `@Argument`, and the type of its value.
+private protocol ValueProperty {
+  static var value: Any.Type { get }
+}
+
+extension Option: ValueProperty {
+  static var value: Any.Type { Value.self }
+}
+
+extension Argument: ValueProperty {
+  static var value: Any.Type { Value.self }
+}
+
+/// The type an optional wraps.
+private protocol Unwrapped {
+  static var wrapped: Any.Type { get }
+}
+
+extension Optional: Unwrapped {
+  static var wrapped: Any.Type { Wrapped.self }
 }

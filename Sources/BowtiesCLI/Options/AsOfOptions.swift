@@ -9,10 +9,9 @@ struct AsOfOptions: ParsableArguments {
     name: .customLong("as-of"), parsing: .unconditional,
     help: ArgumentHelp(
       "The day to report on (2026-11-21, today, yesterday, -7d…). Default: now.",
-      valueName: "date"),
-    transform: DateArgument.instant)
-  var asOf: Date?
+      valueName: "date"))
+  var asOf: DateArgument?
 
   /// The day, or now.
-  var date: Date { asOf ?? Date() }
+  var date: Date { asOf?.date ?? Date() }
 }

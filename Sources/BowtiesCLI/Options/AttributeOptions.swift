@@ -7,35 +7,30 @@ import Foundation
 struct AttributeOptions: ParsableArguments {
   @Option(
     name: .customLong("key"),
-    help: ArgumentHelp("A short unique handle such as R (up to 16 characters).", valueName: "key"),
-    transform: BowTie.parseSearchKey)
-  var searchKey: String?
+    help: ArgumentHelp("A short unique handle such as R (up to 16 characters).", valueName: "key"))
+  var searchKey: SearchKeyArgument?
 
   @Option(
     help: ArgumentHelp(
-      "#RRGGBB, #RRGGBBAA (with opacity), #RGB, r,g,b or a CSS color name.", valueName: "color"),
-    transform: TieColor.parse)
+      "#RRGGBB, #RRGGBBAA (with opacity), #RGB, r,g,b or a CSS color name.", valueName: "color"))
   var color: TieColor?
 
   // Values are taken even when they start with "-", so "-1" gets a clear refusal.
   @Option(
     parsing: .unconditional,
-    help: ArgumentHelp("From 0 to 5, with a dot: 4.5.", valueName: "rating"),
-    transform: BowTie.parseRating)
-  var rating: Double?
+    help: ArgumentHelp("From 0 to 5, with a dot: 4.5.", valueName: "rating"))
+  var rating: RatingArgument?
 
   @Option(
-    help: ArgumentHelp("Where to buy it: an absolute URL.", valueName: "url"),
-    transform: BowTie.parseURL)
-  var url: URL?
+    help: ArgumentHelp("Where to buy it: an absolute URL.", valueName: "url"))
+  var url: URLArgument?
 
   @Option(
     parsing: .unconditional,
     help: ArgumentHelp(
       "What it cost, with a dot, and its ISO 4217 currency: \"19.99 EUR\". Without a "
         + "currency, LC_MONETARY's (US dollars in the C locale).",
-      valueName: "amount"),
-    transform: PriceArgument.parse)
+      valueName: "amount"))
   var price: PriceArgument?
 
   @Option(

@@ -13,29 +13,25 @@ struct FilterOptions: ParsableArguments {
   // Values are taken even when they start with "-", so that "-1" gets a clear refusal.
   @Option(
     parsing: .unconditional,
-    help: ArgumentHelp("Only ties rated at least this (0 to 5).", valueName: "rating"),
-    transform: BowTie.parseRating)
-  var minRating: Double?
+    help: ArgumentHelp("Only ties rated at least this (0 to 5).", valueName: "rating"))
+  var minRating: RatingArgument?
 
   @Option(
     parsing: .unconditional,
-    help: ArgumentHelp("Only ties rated at most this (0 to 5).", valueName: "rating"),
-    transform: BowTie.parseRating)
-  var maxRating: Double?
-
-  @Option(
-    parsing: .unconditional,
-    help: ArgumentHelp(
-      "Only ties last worn on or after this date (-30d, 2026-11-01…).", valueName: "date"),
-    transform: DateArgument.instant)
-  var wornSince: Date?
+    help: ArgumentHelp("Only ties rated at most this (0 to 5).", valueName: "rating"))
+  var maxRating: RatingArgument?
 
   @Option(
     parsing: .unconditional,
     help: ArgumentHelp(
-      "Only ties not worn since this date, never-worn ones included.", valueName: "date"),
-    transform: DateArgument.instant)
-  var notWornSince: Date?
+      "Only ties last worn on or after this date (-30d, 2026-11-01…).", valueName: "date"))
+  var wornSince: DateArgument?
+
+  @Option(
+    parsing: .unconditional,
+    help: ArgumentHelp(
+      "Only ties not worn since this date, never-worn ones included.", valueName: "date"))
+  var notWornSince: DateArgument?
 
   @Flag(help: "Only ties never worn.")
   var neverWorn = false
@@ -52,12 +48,11 @@ struct FilterOptions: ParsableArguments {
 
   @Option(
     parsing: .unconditional,
-    help: ArgumentHelp("Show at most this many ties.", valueName: "n"),
-    transform: Count.parser("--limit", 0...Int.max))
-  var limit: Int?
+    help: ArgumentHelp("Show at most this many ties.", valueName: "n"))
+  var limit: ListLimit?
 
   func validate() throws {
-    if let minRating, let maxRating, minRating > maxRating {
+    if let minRating, let maxRating, minRating.value > maxRating.value {
       throw ValidationError("--min-rating is above --max-rating: no tie can match")
     }
   }
@@ -65,14 +60,14 @@ struct FilterOptions: ParsableArguments {
   var filter: TieFilter {
     var filter = TieFilter()
     filter.favoritesOnly = favorites
-    filter.minimumRating = minRating
-    filter.maximumRating = maxRating
-    filter.wornSince = wornSince
-    filter.notWornSince = notWornSince
+    filter.minimumRating = minRating?.value
+    filter.maximumRating = maxRating?.value
+    filter.wornSince = wornSince?.date
+    filter.notWornSince = notWornSince?.date
     filter.neverWorn = neverWorn
     filter.sort = sort
     filter.reverse = reverse
-    filter.limit = limit
+    filter.limit = limit?.value
     return filter
   }
 }

@@ -23,8 +23,9 @@ extension Bowties {
     func run(in context: CommandContext) throws {
       // The photo is read and checked before the store is opened (or created).
       var tie = BowTie(
-        name: name, searchKey: attributes.searchKey ?? "", rating: attributes.rating ?? 0,
-        isFavorite: favorite, url: attributes.url, price: attributes.price?.amount,
+        name: name, searchKey: attributes.searchKey?.key ?? "",
+        rating: attributes.rating?.value ?? 0,
+        isFavorite: favorite, url: attributes.url?.url, price: attributes.price?.amount,
         currency: attributes.price?.currency, tintColor: attributes.color)
       // Read and checked before the store is opened, or created.
       tie.setPhoto(try attributes.checkedPhoto())

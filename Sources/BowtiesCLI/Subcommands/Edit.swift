@@ -25,15 +25,13 @@ extension Bowties {
       parsing: .unconditional,
       help: ArgumentHelp(
         "How many times it was worn in all (not below the wears in its history).",
-        valueName: "n"),
-      transform: { Int32(try Count.parser("--times-worn", 0...Int(Int32.max))($0)) })
-    var timesWorn: Int32?
+        valueName: "n"))
+    var timesWorn: TimesWornArgument?
 
     @Option(
       parsing: .unconditional,
-      help: ArgumentHelp("When it was last worn (2026-11-21, yesterday, -2d…).", valueName: "date"),
-      transform: DateArgument.instant)
-    var lastWorn: Date?
+      help: ArgumentHelp("When it was last worn (2026-11-21, yesterday, -2d…).", valueName: "date"))
+    var lastWorn: DateArgument?
 
     @OptionGroup var storeOptions: StoreOptions
     @OptionGroup var output: OutputOptions
@@ -47,14 +45,14 @@ extension Bowties {
     func run(in context: CommandContext) throws {
       var edit = TieEdit()
       edit.name = name
-      edit.searchKey = attributes.searchKey
+      edit.searchKey = attributes.searchKey?.key
       edit.tintColor = attributes.color
-      edit.rating = attributes.rating
-      edit.url = attributes.url
+      edit.rating = attributes.rating?.value
+      edit.url = attributes.url?.url
       edit.price = attributes.price?.amount
       edit.currency = attributes.price?.currency
-      edit.timesWorn = timesWorn
-      edit.lastWorn = lastWorn
+      edit.timesWorn = timesWorn.map { Int32($0.value) }
+      edit.lastWorn = lastWorn?.date
       // Read and checked before the store is opened, or created.
       if noPhoto {
         edit.photo = .remove

@@ -20,21 +20,21 @@ extension Bowties {
 
     @Option(
       parsing: .unconditional,
-      help: ArgumentHelp("Only wears on or after this date.", valueName: "date"),
-      transform: DateArgument.instant)
-    var since: Date?
+      help: ArgumentHelp("Only wears on or after this date.", valueName: "date"))
+    var since: DateArgument?
 
     // A day given here includes all of that day.
     @Option(
       parsing: .unconditional,
-      help: ArgumentHelp("Only wears up to this date.", valueName: "date"),
-      transform: DateArgument.end)
-    var until: Date?
+      help: ArgumentHelp("Only wears up to this date.", valueName: "date"))
+    var until: DateArgument?
 
     @OptionGroup var storeOptions: StoreOptions
     @OptionGroup var output: OutputOptions
 
     func run(store: BowTieStore) throws {
+      let since = since?.date
+      let until = until?.end()
       if output.json {
         try StandardOutput.writeJSONArray { element in
           try store.forEachWear(of: tie, since: since, until: until) { try element(WearJSON($0)) }

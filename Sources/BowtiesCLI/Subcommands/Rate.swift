@@ -15,9 +15,8 @@ extension Bowties {
     // clear refusal instead of being mistaken for an option.
     @Argument(
       parsing: .allUnrecognized,
-      help: ArgumentHelp("The rating: a number from 0 to 5, such as 4 or 4.5.", valueName: "value"),
-      transform: BowTie.parseRating)
-    var values: [Double] = []
+      help: ArgumentHelp("The rating: a number from 0 to 5, such as 4 or 4.5.", valueName: "value"))
+    var values: [RatingArgument] = []
 
     @OptionGroup var storeOptions: StoreOptions
     @OptionGroup var output: OutputOptions
@@ -25,7 +24,7 @@ extension Bowties {
     func validate() throws {
       if values.count > 1 {
         throw ValidationError(
-          "Unexpected argument '\(BowTie.formatRating(values[1]))': give one rating")
+          "Unexpected argument '\(BowTie.formatRating(values[1].value))': give one rating")
       }
       if values.isEmpty && !Terminal.standardInputIsTerminal {
         throw ValidationError(
@@ -35,7 +34,7 @@ extension Bowties {
     }
 
     func run(store: BowTieStore) throws {
-      let rating = try values.first ?? askForRating(store: store)
+      let rating = try values.first?.value ?? askForRating(store: store)
       try TieOutput(json: output.json).printDetails(try store.rate(tie, rating: rating))
     }
 

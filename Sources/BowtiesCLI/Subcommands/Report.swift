@@ -30,25 +30,20 @@ extension Bowties {
     // Counts are taken even when they start with "-", so that "-1" gets a clear refusal.
     @Option(
       parsing: .unconditional,
-      help: .defaulting(
-        "A tie not worn for this many days is stale.", to: Report.defaultStaleDays, valueName: "n"),
-      transform: Count.parser("--stale-days", 1...Report.maximumStaleDays))
-    var staleDays = Report.defaultStaleDays
+      help: ArgumentHelp("A tie not worn for this many days is stale.", valueName: "n"))
+    var staleDays = StaleDays(30)
 
     @Option(
       parsing: .unconditional,
-      help: .defaulting(
-        "How many months of wears to chart.", to: Report.defaultMonths, valueName: "n"),
-      transform: Count.parser("--months", 1...120))
-    var months = Report.defaultMonths
+      help: ArgumentHelp("How many months of wears to chart.", valueName: "n"))
+    var months = ChartMonths(12)
 
     @Option(
       parsing: .unconditional,
       help: ArgumentHelp(
         "How many ties each list shows (default \(ReportBuilder.defaultLimit)).",
-        valueName: "n"),
-      transform: Count.parser("--limit", 1...Int.max))
-    var limit: Int?
+        valueName: "n"))
+    var limit: PositiveCount?
 
     @Flag(help: "Show every list whole, and every tie, however many.")
     var all = false
@@ -64,13 +59,6 @@ extension Bowties {
     @OptionGroup var outputFile: OutputFileOptions
     @OptionGroup var storeOptions: StoreOptions
 
-    static let defaultStaleDays = 30
-    static let defaultMonths = 12
-
-    /// Dates more than this many days back are not worth a calendar's arithmetic (which
-    /// traps beyond its range): about 270 years.
-    static let maximumStaleDays = 100_000
-
     func validate() throws {
       if limit != nil && all {
         throw ValidationError("--limit and --all cannot be used together")
@@ -79,8 +67,8 @@ extension Bowties {
 
     func run(store: BowTieStore) throws {
       let builder = ReportBuilder(
-        asOf: asOfOptions.date, staleDays: staleDays, months: months,
-        limit: all ? nil : limit ?? ReportBuilder.defaultLimit)
+        asOf: asOfOptions.date, staleDays: staleDays.value, months: months.value,
+        limit: all ? nil : limit?.value ?? ReportBuilder.defaultLimit)
       let locale = Terminal.locale
       if let output, output != "-" {
         try AtomicFile.write(to: URL(fileURLWithPath: output), replacing: outputFile.force) {

@@ -19,11 +19,8 @@ extension Bowties {
     // Taken even when it starts with "-", so that "-1" gets a clear refusal.
     @Option(
       parsing: .unconditional,
-      help: .defaulting("How many suggestions.", to: Suggest.defaultCount, valueName: "n"),
-      transform: Count.parser("--count", 1...Int.max))
-    var count = Suggest.defaultCount
-
-    static let defaultCount = 1
+      help: ArgumentHelp("How many suggestions.", valueName: "n"))
+    var count = PositiveCount(1)
 
     @OptionGroup var asOfOptions: AsOfOptions
     @OptionGroup var storeOptions: StoreOptions
@@ -31,7 +28,7 @@ extension Bowties {
 
     func run(store: BowTieStore) throws {
       let suggestions = try Suggester.suggestions(
-        from: store, asOf: asOfOptions.date, count: count)
+        from: store, asOf: asOfOptions.date, count: count.value)
       if output.json {
         try TieOutput(json: true).printJSON(suggestions)
         return

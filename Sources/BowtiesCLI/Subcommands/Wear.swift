@@ -17,30 +17,33 @@ extension Bowties {
       help: ArgumentHelp(
         "When it was worn: 2026-11-21T08:00:00Z, 2026-11-21 (midnight), yesterday, -2d… "
           + "Today or earlier. Default: now.",
-        valueName: "date"),
-      transform: Wear.wornDate)
-    var date: Date?
+        valueName: "date"))
+    var date: WornDate?
 
     @OptionGroup var storeOptions: StoreOptions
     @OptionGroup var output: OutputOptions
 
     func run(store: BowTieStore) throws {
-      let worn = try store.wear(tie, on: date ?? Date())
+      let worn = try store.wear(tie, on: date?.date ?? Date())
       try TieOutput(json: output.json).printDetails(worn)
     }
+  }
+}
 
-    /// The day of a wear as typed: today or before. A later one is a typo (2062 for 2026),
-    /// and would stay "last worn" through every real wear until then.
-    static func wornDate(_ text: String) throws -> Date {
-      let worn = try DateArgument.instant(argument: text)
-      let calendar = Calendar.current
-      if let tomorrow = calendar.date(
-        byAdding: .day, value: 1, to: calendar.startOfDay(for: Date())),
-        worn >= tomorrow
-      {
-        throw BowTieError.invalidValue("'\(text)' is after today: a wear is today or earlier")
-      }
-      return worn
+/// The day of a wear as typed: today or before. A later one is a typo (2062 for 2026),
+/// and would stay "last worn" through every real wear until then.
+struct WornDate: ArgumentValue, Equatable {
+  var date: Date
+
+  static func parse(_ text: String, option: String?) throws(BowTieError) -> WornDate {
+    let worn = try DateArgument.parse(text, option: option).date
+    let calendar = Calendar.current
+    if let tomorrow = calendar.date(
+      byAdding: .day, value: 1, to: calendar.startOfDay(for: Date())),
+      worn >= tomorrow
+    {
+      throw BowTieError.invalidValue("'\(text)' is after today: a wear is today or earlier")
     }
+    return WornDate(date: worn)
   }
 }

@@ -131,13 +131,17 @@ enum ExitStatus {
 }
 
 /// A value ArgumentParser could not convert to its option's type, found in the error it
-/// threw, with the reason the option's parser gave, if it gave one.
+/// threw, with the reason the type's parser gives for it, when the type is an
+/// ``ArgumentValue`` (for an enumeration's case, ArgumentParser's message lists the cases).
 ///
-/// ArgumentParser's error types are internal: what kind of refusal an error is can be told
-/// only from its message, or from its structure, which is what this reads, by reflection
-/// (a `ParserError.unableToParseValue`, inside the `CommandError` that `parseAsRoot`
-/// throws). The version of ArgumentParser is pinned, and `ParsingTests` fails if a
-/// new one reports conversions another way.
+/// ArgumentParser's error types are internal, and it keeps no reason for a failed
+/// `init?(argument:)`. What kind of refusal an error is can be told only from its message,
+/// or from its structure, which is what this reads, by reflection: a
+/// `ParserError.unableToParseValue`, with the option as typed, the value and the key of
+/// the property, inside the `CommandError` that `parseAsRoot` throws with the command. The
+/// property's type, found in the command, parses the value again to say why it refused it.
+/// The version of ArgumentParser is pinned, and `ParsingTests` fails if a new one reports
+/// conversions another way.
 struct ConversionFailure {
   /// What the parser of the value threw.
   var reason: BowTieError?
@@ -148,16 +152,35 @@ struct ConversionFailure {
     guard mirror.displayStyle == .enum, let refusal = mirror.children.first,
       refusal.label == "unableToParseValue"
     else { return nil }
-    reason = Self.firstBowTieError(in: refusal.value)
+    let parts = Mirror(reflecting: refusal.value)
+    guard
+      let command = Mirror(reflecting: error).descendant("commandStack")
+        .flatMap({ ($0 as? [any ParsableCommand.Type])?.last }),
+      let text = parts.descendant(".2") as? String,
+      let name = parts.descendant("forKey", "name") as? String,
+      let path = parts.descendant("forKey", "path") as? [String],
+      let valueType = command.argumentValueType(at: path + [name])
+    else {
+      reason = nil
+      return
+    }
+    do {
+      _ = try valueType.parse(text, option: Self.option(parts.descendant(".1")))
+      reason = nil
+    } catch {
+      reason = error
+    }
   }
 
-  /// The first ``BowTieError`` among `value`'s parts, looked for a few levels down.
-  private static func firstBowTieError(in value: Any, depth: Int = 3) -> BowTieError? {
-    if let error = value as? BowTieError { return error }
-    guard depth > 0 else { return nil }
-    for child in Mirror(reflecting: value).children {
-      if let error = firstBowTieError(in: child.value, depth: depth - 1) { return error }
+  /// The option as typed (`--months`) from ArgumentParser's `Name?`; nil for an argument.
+  private static func option(_ name: Any?) -> String? {
+    guard let name, let some = Mirror(reflecting: name).children.first?.value,
+      let form = Mirror(reflecting: some).children.first
+    else { return nil }
+    switch (form.label, form.value) {
+    case ("long", let long as String): return "--" + long
+    case ("longWithSingleDash", let long as String): return "-" + long
+    default: return Mirror(reflecting: form.value).children.first.map { "-\($0.value)" }
     }
-    return nil
   }
 }

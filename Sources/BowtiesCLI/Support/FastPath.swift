@@ -61,7 +61,7 @@ enum FastPath {
       command = makeTieCommand(Bowties.Wear.self) { $0.date = nil }
     case ("rate", 2):
       // Parsed as ArgumentParser parses it, and refused with the same error.
-      let rating = try BowTie.parseRating(line.positionals[1])
+      let rating = try RatingArgument.parse(line.positionals[1], option: nil)
       command = makeTieCommand(Bowties.Rate.self) { $0.values = [rating] }
     case ("favorite", 1):
       command = makeTieCommand(Bowties.Favorite.self) { $0.change = .on }
