@@ -48,9 +48,20 @@ struct BinaryPropertyListWriter {
   ) {
     let offsetSize = byteWidth(for: UInt64(tableOffset))
     for offset in offsets { appendBigEndian(UInt64(offset), size: offsetSize, to: &output) }
+    appendTrailer(
+      objectCount: offsets.count, topObject: 0, tableOffset: tableOffset,
+      offsetSize: offsetSize, referenceSize: referenceSize, to: &output)
+  }
+
+  /// The trailer: the widths of offsets and references, how many objects there are, which
+  /// is the root, and where the offset table starts.
+  static func appendTrailer(
+    objectCount: Int, topObject: Int, tableOffset: Int, offsetSize: Int, referenceSize: Int,
+    to output: inout [UInt8]
+  ) {
     output += [0, 0, 0, 0, 0, 0, UInt8(offsetSize), UInt8(referenceSize)]
-    appendBigEndian(UInt64(offsets.count), size: 8, to: &output)
-    appendBigEndian(0, size: 8, to: &output)
+    appendBigEndian(UInt64(objectCount), size: 8, to: &output)
+    appendBigEndian(UInt64(topObject), size: 8, to: &output)
     appendBigEndian(UInt64(tableOffset), size: 8, to: &output)
   }
 
@@ -172,7 +183,7 @@ struct BinaryPropertyListWriter {
     appendBigEndian(UInt64(bitPattern: value), size: 1 << Int(exponent), to: &output)
   }
 
-  private static func appendHeader(_ kind: UInt8, count: Int, to output: inout [UInt8]) {
+  static func appendHeader(_ kind: UInt8, count: Int, to output: inout [UInt8]) {
     if count < 0xF {
       output.append(kind << 4 | UInt8(count))
     } else {

@@ -72,9 +72,7 @@ public struct Exporter: Sendable {
   /// each photo goes to `image` (its file name, its bytes) as its tie comes. `warn` is
   /// told of each tie whose color cannot be read (exported without one).
   ///
-  /// A binary plist is the exception: its offset table, written last, covers every
-  /// object, and the width of each reference depends on how many there are, so it is
-  /// put together whole before it is written.
+  /// A binary plist keeps one offset an object until its offset table, written last.
   public func write(
     from store: BowTieStore, toFolder: Bool, to output: inout DescriptorOutputStream,
     image: (_ name: String, _ data: Data) throws(BowTieError) -> Void,
@@ -108,8 +106,8 @@ public struct Exporter: Sendable {
     private var usedNames: Set<String> = []
     /// The JSON array, written a tie at a time.
     private var array = JSONArrayWriter()
-    /// A binary plist's entries, all of them.
-    private var values: [PropertyListValue] = []
+    /// A binary plist, written a tie at a time.
+    private var binary = BinaryPropertyListArrayWriter()
     private var started = false
 
     init(exporter: Exporter, toFolder: Bool) {
@@ -121,6 +119,7 @@ public struct Exporter: Sendable {
     mutating func start() -> Data {
       switch (exporter.format, exporter.binaryPlist) {
       case (.csv, _): Data((Exporter.csvHeader.joined(separator: ",") + "\n").utf8)
+      case (.plist, true): Data(binary.start())
       case (.plist, false): Data(XMLPropertyListWriter.header.utf8)
       default: Data()
       }
@@ -137,7 +136,8 @@ public struct Exporter: Sendable {
       case (.csv, _):
         document = Data((Exporter.csvRow(item) + "\n").utf8)
       case (.plist, true):
-        values.append(exporter.entry(for: item, imageName: name).propertyListValue)
+        let value = exporter.entry(for: item, imageName: name).propertyListValue
+        document = try Self.binaryStep { () throws(ArchiveError) in try binary.append(value) }
       case (.plist, false):
         let value = exporter.entry(for: item, imageName: name).propertyListValue
         document = Data(
@@ -160,7 +160,7 @@ public struct Exporter: Sendable {
       case (.plist, true):
         // Foundation's binary writer lays dictionaries out in hash order, which changes
         // from run to run; ours sorts keys, so the same store gives the same bytes.
-        return Data(BinaryPropertyList.write(.array(values)))
+        return try Self.binaryStep { () throws(ArchiveError) in try binary.finish() }
       case (.plist, false):
         return Data(((started ? "</array>\n" : "<array/>\n") + XMLPropertyListWriter.footer).utf8)
       case (.json, _):
@@ -168,6 +168,18 @@ public struct Exporter: Sendable {
         var rest = Data()
         array.flush(to: &rest)
         return rest + Data("\n".utf8)
+      }
+    }
+
+    /// A step of the binary plist; a document more than its references can reach (four
+    /// billion objects) is the export's failure.
+    private static func binaryStep(_ step: () throws(ArchiveError) -> [UInt8])
+      throws(BowTieError) -> Data
+    {
+      do {
+        return Data(try step())
+      } catch {
+        throw .outputUnwritable(path: "export", reason: error.description)
       }
     }
 
