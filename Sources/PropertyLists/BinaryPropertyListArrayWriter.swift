@@ -44,28 +44,35 @@ public struct BinaryPropertyListArrayWriter {
     return output
   }
 
-  /// The rest of the document: the root array, the offset table and the trailer.
-  public mutating func finish() throws(ArchiveError) -> [UInt8] {
-    var output: [UInt8] = []
+  /// The rest of the document: the root array, the offset table and the trailer, handed
+  /// to `emit` in pieces of about 64 KiB, since the table alone is four bytes an object.
+  public mutating func finish(_ emit: ([UInt8]) -> Void) throws(ArchiveError) {
+    var piece: [UInt8] = []
     let elements = elements
-    let root = try emit(to: &output) { output in
+    let root = try writeObject(to: &piece) { output in
       BinaryPropertyListWriter.appendHeader(0xA, count: elements.count, to: &output)
       Self.append(elements, to: &output)
     }
-    let tableOffset = written + output.count
+    let tableOffset = written + piece.count
     let offsetSize = BinaryPropertyListWriter.byteWidth(for: UInt64(tableOffset))
-    output.reserveCapacity(output.count + offsetSteps.count * offsetSize + 32)
     var offset = 0
     for step in offsetSteps {
       offset += Int(step)
-      BinaryPropertyListWriter.appendBigEndian(UInt64(offset), size: offsetSize, to: &output)
+      BinaryPropertyListWriter.appendBigEndian(UInt64(offset), size: offsetSize, to: &piece)
+      if piece.count >= Self.pieceSize {
+        written += piece.count
+        emit(piece)
+        piece.removeAll(keepingCapacity: true)
+      }
     }
     BinaryPropertyListWriter.appendTrailer(
       objectCount: offsetSteps.count, topObject: Int(root), tableOffset: tableOffset,
-      offsetSize: offsetSize, referenceSize: Self.referenceSize, to: &output)
-    written += output.count
-    return output
+      offsetSize: offsetSize, referenceSize: Self.referenceSize, to: &piece)
+    written += piece.count
+    emit(piece)
   }
+
+  private static let pieceSize = 1 << 16
 
   /// Writes `value`'s objects, what it holds before itself; returns its object number.
   private mutating func write(_ value: PropertyListValue, to output: inout [UInt8])
@@ -76,7 +83,7 @@ public struct BinaryPropertyListArrayWriter {
       var refs: [UInt32] = []
       refs.reserveCapacity(items.count)
       for item in items { refs.append(try write(item, to: &output)) }
-      return try emit(to: &output) { output in
+      return try writeObject(to: &output) { output in
         BinaryPropertyListWriter.appendHeader(0xA, count: refs.count, to: &output)
         Self.append(refs, to: &output)
       }
@@ -99,17 +106,17 @@ public struct BinaryPropertyListArrayWriter {
         // Each name is one of the dictionary's keys.
         refs.append(try write(dictionary[name]!, to: &output))
       }
-      return try emit(to: &output) { output in
+      return try writeObject(to: &output) { output in
         BinaryPropertyListWriter.appendHeader(0xD, count: names.count, to: &output)
         Self.append(refs, to: &output)
       }
     default:
-      return try emit(to: &output) { BinaryPropertyListWriter.appendScalar(value, to: &$0) }
+      return try writeObject(to: &output) { BinaryPropertyListWriter.appendScalar(value, to: &$0) }
     }
   }
 
   /// Writes one object with `body`, noting where it starts; returns its number.
-  private mutating func emit(to output: inout [UInt8], _ body: (inout [UInt8]) -> Void)
+  private mutating func writeObject(to output: inout [UInt8], _ body: (inout [UInt8]) -> Void)
     throws(ArchiveError) -> UInt32
   {
     guard let number = UInt32(exactly: offsetSteps.count) else {

@@ -11,7 +11,8 @@ import Testing
     var writer = BinaryPropertyListArrayWriter()
     var bytes = writer.start()
     for element in elements { bytes += try writer.append(element) }
-    return bytes + (try writer.finish())
+    try writer.finish { bytes += $0 }
+    return bytes
   }
 
   static func tie(_ number: Int) -> PropertyListValue {
@@ -59,6 +60,24 @@ import Testing
     // 300 dictionaries of six values, one a colour of three; 150 photos; 10 keys; the root.
     let objectCount = bytes[(bytes.count - 24)..<(bytes.count - 16)].reduce(0) { $0 << 8 | Int($1) }
     #expect(objectCount == 300 * (1 + 6 + 3) + 150 + 10 + 1)
+  }
+
+  @Test("a long offset table is handed out in pieces, which make the document")
+  func pieces() throws {
+    let elements = (0..<40_000).map { PropertyListValue.integer(Int64($0) * 1_000) }
+    var writer = BinaryPropertyListArrayWriter()
+    var bytes = writer.start()
+    for element in elements { bytes += try writer.append(element) }
+    var pieces: [Int] = []
+    try writer.finish {
+      pieces.append($0.count)
+      bytes += $0
+    }
+    // The first piece holds the root array too, four bytes an element.
+    #expect(pieces.count > 2)
+    #expect(pieces.dropFirst().dropLast().allSatisfy { $0 >= 1 << 16 && $0 < (1 << 16) + 8 })
+    let limits = PropertyListLimits.seedFile(byteCount: bytes.count)
+    #expect(try BinaryPropertyList.read(bytes, limits: limits) == .array(elements))
   }
 
   @Test("the same elements give the same bytes")

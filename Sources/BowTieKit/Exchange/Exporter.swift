@@ -55,7 +55,7 @@ public struct Exporter: Sendable {
       document += piece.document
       if let image = piece.image { images[image.name] = image.data }
     }
-    document += try writer.finish()
+    try writer.finish { document += $0 }
     return Output(document: document, images: images)
   }
 
@@ -91,7 +91,7 @@ public struct Exporter: Sendable {
       }
       summary.ties += 1
     }
-    output.write(bytes: try writer.finish())
+    try writer.finish { output.write(bytes: $0) }
     return summary
   }
 
@@ -137,7 +137,8 @@ public struct Exporter: Sendable {
         document = Data((Exporter.csvRow(item) + "\n").utf8)
       case (.plist, true):
         let value = exporter.entry(for: item, imageName: name).propertyListValue
-        document = try Self.binaryStep { () throws(ArchiveError) in try binary.append(value) }
+        document = Data(
+          try Self.binaryStep { () throws(ArchiveError) in try binary.append(value) })
       case (.plist, false):
         let value = exporter.entry(for: item, imageName: name).propertyListValue
         document = Data(
@@ -152,32 +153,33 @@ public struct Exporter: Sendable {
       return (document, image)
     }
 
-    /// The rest of the document.
-    mutating func finish() throws(BowTieError) -> Data {
+    /// The rest of the document, handed to `emit` in one piece or, for a binary plist's
+    /// offset table, several.
+    mutating func finish(_ emit: (Data) -> Void) throws(BowTieError) {
       switch (exporter.format, exporter.binaryPlist) {
       case (.csv, _):
-        return Data()
+        return
       case (.plist, true):
         // Foundation's binary writer lays dictionaries out in hash order, which changes
         // from run to run; ours sorts keys, so the same store gives the same bytes.
-        return try Self.binaryStep { () throws(ArchiveError) in try binary.finish() }
+        try Self.binaryStep { () throws(ArchiveError) in try binary.finish { emit(Data($0)) } }
       case (.plist, false):
-        return Data(((started ? "</array>\n" : "<array/>\n") + XMLPropertyListWriter.footer).utf8)
+        emit(Data(((started ? "</array>\n" : "<array/>\n") + XMLPropertyListWriter.footer).utf8))
       case (.json, _):
         array.finish()
         var rest = Data()
         array.flush(to: &rest)
-        return rest + Data("\n".utf8)
+        emit(rest + Data("\n".utf8))
       }
     }
 
     /// A step of the binary plist; a document more than its references can reach (four
     /// billion objects) is the export's failure.
-    private static func binaryStep(_ step: () throws(ArchiveError) -> [UInt8])
-      throws(BowTieError) -> Data
+    private static func binaryStep<Result>(_ step: () throws(ArchiveError) -> Result)
+      throws(BowTieError) -> Result
     {
       do {
-        return Data(try step())
+        return try step()
       } catch {
         throw .outputUnwritable(path: "export", reason: error.description)
       }
