@@ -85,6 +85,39 @@ struct FileSystemFailureTests {
   }
 
   @Test(
+    "the owner of a store another user's sqlite3 read, leaving -wal and -shm: 74, one line that names them, their owner and what to do",
+    .enabled(if: geteuid() == 0))
+  func foreignLogNamed() throws {
+    let bowties = BowtiesSandbox()
+    try bowties("show", "R")
+    #expect(chown(bowties.store, 1, 1) == 0 && chmod(bowties.store, 0o644) == 0)
+    #expect(chmod(bowties.folder.path, 0o777) == 0)
+    let read = try bowties.run(
+      "/usr/bin/setpriv",
+      [
+        "--reuid=\(Self.nobody)", "--regid=\(Self.nobody)", "--clear-groups", "/usr/bin/sqlite3",
+        bowties.store, "SELECT count(*) FROM bowTie",
+      ])
+    #expect(read.stdout == "7\n", "\(read)")
+    try #require(FileManager.default.fileExists(atPath: bowties.store + "-shm"))
+    let before = try Data(contentsOf: URL(fileURLWithPath: bowties.store))
+
+    let wear = try Self.run(bowties, as: 1, ["wear", "R"])
+    let name = URL(fileURLWithPath: bowties.store).lastPathComponent
+    #expect(wear.status == 74, "\(wear)")
+    #expect(
+      wear.stderr
+        == "bowties: cannot write the store \(bowties.store): \(name)-wal and \(name)-shm beside "
+        + "it belong to nobody (uid 65534), left by a program that read the store; they hold "
+        + "nothing: remove them once no program has the store open\n")
+    #expect(try Data(contentsOf: URL(fileURLWithPath: bowties.store)) == before)
+    // Removed, as the message says: the owner writes again.
+    for log in ["-wal", "-shm"] { try FileManager.default.removeItem(atPath: bowties.store + log) }
+    let again = try Self.run(bowties, as: 1, ["wear", "R"])
+    #expect(again.status == 0 && again.stdout.contains("Times worn  11"), "\(again)")
+  }
+
+  @Test(
     "a store written while a user who may not write it reads it: 75, one line",
     .enabled(if: geteuid() == 0))
   func writtenWhileReadWithoutLocks() throws {

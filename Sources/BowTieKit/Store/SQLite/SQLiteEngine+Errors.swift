@@ -2,6 +2,10 @@ import BowTieModel
 import Foundation
 import GRDB
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 // How the SQLite engine's failures reach the user: each as the one BowTieError its exit
 // code follows from.
 extension SQLiteEngine {
@@ -20,7 +24,9 @@ extension SQLiteEngine {
       switch error.resultCode {
       case .SQLITE_BUSY, .SQLITE_LOCKED:
         return .storeBusy(path: path)
-      case .SQLITE_READONLY, .SQLITE_FULL, .SQLITE_PERM:
+      case .SQLITE_READONLY:
+        return .storeNotWritable(path: path, reason: foreignLog(beside: path) ?? reason)
+      case .SQLITE_FULL, .SQLITE_PERM:
         return .storeNotWritable(path: path, reason: reason)
       case .SQLITE_NOTADB, .SQLITE_CORRUPT:
         return .storeUnreadable(
@@ -31,6 +37,38 @@ extension SQLiteEngine {
     default:
       return .storeUnreadable(path: path, reason: error.reason)
     }
+  }
+}
+
+extension SQLiteEngine {
+  /// Why a store this process may write is read-only to it, when that is so because its
+  /// log and index (`-wal`, `-shm`) belong to another user: SQLite's own words ("attempt to
+  /// write a readonly database") would send the store's owner looking at the store. Such
+  /// files are left by a reader that may not write the store (the `sqlite3` shell, an
+  /// older bowties), which can neither fold them back nor remove them.
+  static func foreignLog(beside path: String) -> String? {
+    guard access(path, W_OK) == 0 else { return nil }
+    let name = URL(fileURLWithPath: path).lastPathComponent
+    var files: [String] = []
+    var owner: uid_t?
+    var logSize: Int64 = 0
+    for suffix in ["-wal", "-shm"] {
+      var info = stat()
+      guard stat(path + suffix, &info) == 0, access(path + suffix, W_OK) != 0 else { continue }
+      files.append(name + suffix)
+      owner = info.st_uid
+      if suffix == "-wal" { logSize = Int64(info.st_size) }
+    }
+    guard let owner else { return nil }
+    let user = getpwuid(owner).map { "\(String(cString: $0.pointee.pw_name)) (uid \(owner))" }
+    let whose = "\(files.joined(separator: " and ")) beside it belong to \(user ?? "uid \(owner)")"
+    // A log with frames in it may hold that user's committed changes: removing it would
+    // lose them. An empty one, and the index, hold nothing.
+    return logSize == 0
+      ? "\(whose), left by a program that read the store; they hold nothing: remove them "
+        + "once no program has the store open"
+      : "\(whose), and the log holds changes: that user must open the store once, with no "
+        + "other program on it, to fold them into the store"
   }
 }
 
