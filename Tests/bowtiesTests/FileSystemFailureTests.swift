@@ -115,6 +115,39 @@ struct FileSystemFailureTests {
     for log in ["-wal", "-shm"] { try FileManager.default.removeItem(atPath: bowties.store + log) }
     let again = try Self.run(bowties, as: 1, ["wear", "R"])
     #expect(again.status == 0 && again.stdout.contains("Times worn  11"), "\(again)")
+
+    // The store shared with nobody's group: nobody commits a change and dies before
+    // folding it back. SQLite gives the log the store's mode, with nobody's group, which
+    // the owner is not in: the log left holds the change, and removing it would lose it.
+    #expect(chown(bowties.store, 1, Self.nobody) == 0 && chmod(bowties.store, 0o664) == 0)
+    let write = try bowties.run(
+      "/usr/bin/setpriv",
+      [
+        "--reuid=\(Self.nobody)", "--regid=\(Self.nobody)", "--clear-groups", "/usr/bin/python3",
+        "-c",
+        "import os, sqlite3, sys; c = sqlite3.connect(sys.argv[1]); "
+          + "c.execute(\"UPDATE bowTie SET name = 'Crimson Bow Tie' WHERE searchKey = 'R'\"); "
+          + "c.commit(); os._exit(0)",
+        bowties.store,
+      ])
+    #expect(write.status == 0, "\(write)")
+    let blocked = try Self.run(bowties, as: 1, ["wear", "R"])
+    #expect(blocked.status == 74, "\(blocked)")
+    #expect(
+      blocked.stderr.hasSuffix(
+        "belong to nobody (uid 65534), and the log holds changes: that user must open the "
+          + "store once, with no other program on it, to fold them into the store\n"),
+      "\(blocked)")
+    // As it says: that user opens it, and the owner sees the change and writes.
+    let fold = try bowties.run(
+      "/usr/bin/setpriv",
+      [
+        "--reuid=\(Self.nobody)", "--regid=\(Self.nobody)", "--clear-groups", "/usr/bin/sqlite3",
+        bowties.store, "SELECT count(*) FROM bowTie",
+      ])
+    #expect(fold.stdout == "7\n", "\(fold)")
+    let folded = try Self.run(bowties, as: 1, ["wear", "R"])
+    #expect(folded.status == 0 && folded.stdout.contains("Crimson Bow Tie"), "\(folded)")
   }
 
   @Test(
