@@ -48,11 +48,7 @@ public struct BinaryPropertyListArrayWriter {
   /// to `emit` in pieces of about 64 KiB, since the table alone is four bytes an object.
   public mutating func finish(_ emit: ([UInt8]) -> Void) throws(ArchiveError) {
     var piece: [UInt8] = []
-    let elements = elements
-    let root = try writeObject(to: &piece) { output in
-      BinaryPropertyListWriter.appendHeader(0xA, count: elements.count, to: &output)
-      Self.append(elements, to: &output)
-    }
+    let root = try writeContainer(0xA, count: elements.count, references: elements, to: &piece)
     let tableOffset = written + piece.count
     let offsetSize = BinaryPropertyListWriter.byteWidth(for: UInt64(tableOffset))
     var offset = 0
@@ -83,10 +79,7 @@ public struct BinaryPropertyListArrayWriter {
       var refs: [UInt32] = []
       refs.reserveCapacity(items.count)
       for item in items { refs.append(try write(item, to: &output)) }
-      return try writeObject(to: &output) { output in
-        BinaryPropertyListWriter.appendHeader(0xA, count: refs.count, to: &output)
-        Self.append(refs, to: &output)
-      }
+      return try writeContainer(0xA, count: refs.count, references: refs, to: &output)
     case .dictionary(let dictionary):
       // Sorted keys keep the bytes the same from run to run.
       let names = dictionary.keys.sorted()
@@ -106,10 +99,7 @@ public struct BinaryPropertyListArrayWriter {
         // Each name is one of the dictionary's keys.
         refs.append(try write(dictionary[name]!, to: &output))
       }
-      return try writeObject(to: &output) { output in
-        BinaryPropertyListWriter.appendHeader(0xD, count: names.count, to: &output)
-        Self.append(refs, to: &output)
-      }
+      return try writeContainer(0xD, count: names.count, references: refs, to: &output)
     default:
       return try writeObject(to: &output) { BinaryPropertyListWriter.appendScalar(value, to: &$0) }
     }
@@ -133,9 +123,13 @@ public struct BinaryPropertyListArrayWriter {
     return number
   }
 
-  private static func append(_ refs: [UInt32], to output: inout [UInt8]) {
-    for ref in refs {
-      BinaryPropertyListWriter.appendBigEndian(UInt64(ref), size: referenceSize, to: &output)
+  /// Writes one container (``BinaryPropertyListWriter/appendContainer``); returns its number.
+  private mutating func writeContainer(
+    _ kind: UInt8, count: Int, references: [UInt32], to output: inout [UInt8]
+  ) throws(ArchiveError) -> UInt32 {
+    try writeObject(to: &output) {
+      BinaryPropertyListWriter.appendContainer(
+        kind, count: count, references: references, size: Self.referenceSize, to: &$0)
     }
   }
 }

@@ -123,11 +123,10 @@ struct BinaryPropertyListWriter {
   private func append(_ node: Node, refSize: Int, to output: inout [UInt8]) {
     switch node {
     case .array(let refs):
-      Self.appendHeader(0xA, count: refs.count, to: &output)
-      for ref in refs { Self.appendBigEndian(UInt64(ref), size: refSize, to: &output) }
+      Self.appendContainer(0xA, count: refs.count, references: refs, size: refSize, to: &output)
     case .dictionary(let keys, let values):
-      Self.appendHeader(0xD, count: keys.count, to: &output)
-      for ref in keys + values { Self.appendBigEndian(UInt64(ref), size: refSize, to: &output) }
+      Self.appendContainer(
+        0xD, count: keys.count, references: keys + values, size: refSize, to: &output)
     case .scalar(let value):
       Self.appendScalar(value, to: &output)
     }
@@ -183,7 +182,19 @@ struct BinaryPropertyListWriter {
     appendBigEndian(UInt64(bitPattern: value), size: 1 << Int(exponent), to: &output)
   }
 
-  static func appendHeader(_ kind: UInt8, count: Int, to output: inout [UInt8]) {
+  /// A container: its marker and count (its elements, or a dictionary's keys), then the
+  /// numbers of the objects it holds (a dictionary's keys, then its values), each `size`
+  /// bytes wide.
+  static func appendContainer<Reference: BinaryInteger>(
+    _ kind: UInt8, count: Int, references: [Reference], size: Int, to output: inout [UInt8]
+  ) {
+    appendHeader(kind, count: count, to: &output)
+    for reference in references {
+      appendBigEndian(UInt64(reference), size: size, to: &output)
+    }
+  }
+
+  private static func appendHeader(_ kind: UInt8, count: Int, to output: inout [UInt8]) {
     if count < 0xF {
       output.append(kind << 4 | UInt8(count))
     } else {

@@ -139,7 +139,7 @@ struct ParsingTests {
         let name = "\(path).\(child.label ?? "?")"
         if let group = property as? any OptionGroupProperty.Type {
           walk(group.groupType, name)
-        } else if property is any ArgumentValueProperty.Type {
+        } else if property is any HoldsArgumentValue.Type {
           checked += 1
         } else if let value = (property as? any ValueProperty.Type)?.value {
           // Text taken as it is (a name, a path), or ArgumentParser's list of cases,

@@ -158,8 +158,9 @@ struct TimesWornArgument: CountArgument {
 
 // MARK: - Finding a refused value's type
 
-/// What holds an ``ArgumentValue``: the value's type itself, or an optional or an array
-/// of it, as a command's property declares it.
+/// What holds an ``ArgumentValue``: the value's type itself, an optional or an array of
+/// it, as a command's property declares it, and the `@Option` or `@Argument` that declares
+/// it, which is what reflection finds in a command.
 protocol HoldsArgumentValue {
   static var valueType: any ArgumentValue.Type { get }
 }
@@ -172,16 +173,11 @@ extension Array: HoldsArgumentValue where Element: ArgumentValue {
   static var valueType: any ArgumentValue.Type { Element.self }
 }
 
-/// An `@Option` or `@Argument` of an ``ArgumentValue``, found by reflection in a command.
-protocol ArgumentValueProperty {
-  static var valueType: any ArgumentValue.Type { get }
-}
-
-extension Option: ArgumentValueProperty where Value: HoldsArgumentValue {
+extension Option: HoldsArgumentValue where Value: HoldsArgumentValue {
   static var valueType: any ArgumentValue.Type { Value.valueType }
 }
 
-extension Argument: ArgumentValueProperty where Value: HoldsArgumentValue {
+extension Argument: HoldsArgumentValue where Value: HoldsArgumentValue {
   static var valueType: any ArgumentValue.Type { Value.valueType }
 }
 
@@ -202,7 +198,7 @@ extension ParsableArguments {
     let property = Mirror(reflecting: Self()).children.first { $0.label == "_" + name }?.value
     guard let property else { return nil }
     if path.count == 1 {
-      return (type(of: property) as? any ArgumentValueProperty.Type)?.valueType
+      return (type(of: property) as? any HoldsArgumentValue.Type)?.valueType
     }
     let group = (type(of: property) as? any OptionGroupProperty.Type)?.groupType
     return group?.argumentValueType(at: Array(path.dropFirst()))

@@ -147,14 +147,15 @@ struct ConversionFailure {
   var reason: BowTieError?
 
   init?(_ error: any Error) {
-    let parserError = Mirror(reflecting: error).descendant("parserError") ?? error
+    let thrown = Mirror(reflecting: error)
+    let parserError = thrown.descendant("parserError") ?? error
     let mirror = Mirror(reflecting: parserError)
     guard mirror.displayStyle == .enum, let refusal = mirror.children.first,
       refusal.label == "unableToParseValue"
     else { return nil }
     let parts = Mirror(reflecting: refusal.value)
     guard
-      let command = Mirror(reflecting: error).descendant("commandStack")
+      let command = thrown.descendant("commandStack")
         .flatMap({ ($0 as? [any ParsableCommand.Type])?.last }),
       let text = parts.descendant(".2") as? String,
       let name = parts.descendant("forKey", "name") as? String,
