@@ -89,22 +89,10 @@ import Testing
   @Test("random trees read back as themselves")
   func randomTrees() throws {
     var random = SplitMix64(seed: 0xA_77A7)
-    func tree(depth: Int) -> PropertyListValue {
-      switch random.next(below: depth > 2 ? 5 : 7) {
-      case 0: return .bool(random.next(below: 2) == 0)
-      case 1: return .integer(Int64(bitPattern: random.next()) >> random.next(below: 64))
-      case 2: return .string(["", "a", "é☕", "🎀 bow", "k1"][random.next(below: 5)])
-      case 3: return .real(Double(Int64(bitPattern: random.next())) / 1_000)
-      case 4: return .data(Data((0..<random.next(below: 20)).map { UInt8($0) }))
-      case 5: return .array((0..<random.next(below: 5)).map { _ in tree(depth: depth + 1) })
-      default:
-        var fields: [String: PropertyListValue] = [:]
-        for index in 0..<random.next(below: 5) { fields["k\(index)"] = tree(depth: depth + 1) }
-        return .dictionary(fields)
-      }
-    }
     for _ in 0..<300 {
-      let elements = (0..<random.next(below: 8)).map { _ in tree(depth: 0) }
+      let elements = (0..<random.next(below: 8)).map { _ in
+        BinaryPropertyListTests.randomTree(&random)
+      }
       #expect(try BinaryPropertyList.read(Self.document(elements)) == .array(elements))
     }
   }

@@ -325,29 +325,34 @@ import Testing
   /// Random trees of every kind of value the writer writes read back as themselves.
   @Test func randomTreesRoundTrip() throws {
     var random = SplitMix64(seed: 0x7_EE5)
-    func tree(depth: Int) -> PropertyListValue {
-      switch random.next(below: depth > 2 ? 6 : 8) {
-      case 0: return .bool(random.next(below: 2) == 0)
-      case 1: return .integer(Int64(bitPattern: random.next()) >> random.next(below: 64))
-      case 2: return .real(Double(Int64(bitPattern: random.next())) / 1_000)
-      case 3:
-        let scalars = ["a", "Z", "é", "☕", "🎀", " ", "0"]
-        return .string(
-          (0..<random.next(below: 12)).map { _ in scalars[random.next(below: 7)] }.joined())
-      case 4:
-        return .data(
-          Data((0..<random.next(below: 40)).map { _ in UInt8(truncatingIfNeeded: random.next()) }))
-      case 5: return .uid(UInt32(truncatingIfNeeded: random.next()))
-      case 6: return .array((0..<random.next(below: 5)).map { _ in tree(depth: depth + 1) })
-      default:
-        var fields: [String: PropertyListValue] = [:]
-        for index in 0..<random.next(below: 5) { fields["k\(index)"] = tree(depth: depth + 1) }
-        return .dictionary(fields)
-      }
-    }
     for _ in 0..<2_000 {
-      let value = tree(depth: 0)
+      let value = Self.randomTree(&random)
       #expect(try BinaryPropertyList.read(BinaryPropertyList.write(value)) == value, "\(value)")
+    }
+  }
+
+  /// A tree of every kind of value the writers write, at most four containers deep.
+  static func randomTree(_ random: inout SplitMix64, depth: Int = 0) -> PropertyListValue {
+    switch random.next(below: depth > 2 ? 6 : 8) {
+    case 0: return .bool(random.next(below: 2) == 0)
+    case 1: return .integer(Int64(bitPattern: random.next()) >> random.next(below: 64))
+    case 2: return .real(Double(Int64(bitPattern: random.next())) / 1_000)
+    case 3:
+      let scalars = ["a", "Z", "é", "☕", "🎀", " ", "0"]
+      return .string(
+        (0..<random.next(below: 12)).map { _ in scalars[random.next(below: 7)] }.joined())
+    case 4:
+      return .data(
+        Data((0..<random.next(below: 40)).map { _ in UInt8(truncatingIfNeeded: random.next()) }))
+    case 5: return .uid(UInt32(truncatingIfNeeded: random.next()))
+    case 6:
+      return .array((0..<random.next(below: 5)).map { _ in randomTree(&random, depth: depth + 1) })
+    default:
+      var fields: [String: PropertyListValue] = [:]
+      for index in 0..<random.next(below: 5) {
+        fields["k\(index)"] = randomTree(&random, depth: depth + 1)
+      }
+      return .dictionary(fields)
     }
   }
 }

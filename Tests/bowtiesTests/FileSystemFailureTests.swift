@@ -67,11 +67,8 @@ struct FileSystemFailureTests {
     "a reader who may write the folder but not the store (show, backup) leaves no -wal or -shm",
     .enabled(if: geteuid() == 0))
   func readerLeavesNothingBehind() throws {
-    let bowties = BowtiesSandbox()
-    try bowties("show", "R")
-    // The store daemon's (uid 1), the folder anyone's; nobody reads, then daemon writes.
-    #expect(chown(bowties.store, 1, 1) == 0 && chmod(bowties.store, 0o644) == 0)
-    #expect(chmod(bowties.folder.path, 0o777) == 0)
+    // nobody reads, then daemon writes.
+    let bowties = try Self.daemonsStoreInAnOpenFolder()
     let show = try Self.run(bowties, as: Self.nobody, ["show", "R"])
     #expect(show.status == 0 && show.stdout.contains("Red Bow Tie"), "\(show)")
     let copy = bowties.folder.appendingPathComponent("copy.sqlite").path
@@ -88,16 +85,10 @@ struct FileSystemFailureTests {
     "the owner of a store another user's sqlite3 read, leaving -wal and -shm: 74, one line that names them, their owner and what to do",
     .enabled(if: geteuid() == 0))
   func foreignLogNamed() throws {
-    let bowties = BowtiesSandbox()
-    try bowties("show", "R")
-    #expect(chown(bowties.store, 1, 1) == 0 && chmod(bowties.store, 0o644) == 0)
-    #expect(chmod(bowties.folder.path, 0o777) == 0)
-    let read = try bowties.run(
-      "/usr/bin/setpriv",
-      [
-        "--reuid=\(Self.nobody)", "--regid=\(Self.nobody)", "--clear-groups", "/usr/bin/sqlite3",
-        bowties.store, "SELECT count(*) FROM bowTie",
-      ])
+    let bowties = try Self.daemonsStoreInAnOpenFolder()
+    let read = try Self.run(
+      bowties, as: Self.nobody, program: "/usr/bin/sqlite3",
+      [bowties.store, "SELECT count(*) FROM bowTie"])
     #expect(read.stdout == "7\n", "\(read)")
     try #require(FileManager.default.fileExists(atPath: bowties.store + "-shm"))
     let before = try Data(contentsOf: URL(fileURLWithPath: bowties.store))
@@ -120,10 +111,9 @@ struct FileSystemFailureTests {
     // folding it back. SQLite gives the log the store's mode, with nobody's group, which
     // the owner is not in: the log left holds the change, and removing it would lose it.
     #expect(chown(bowties.store, 1, Self.nobody) == 0 && chmod(bowties.store, 0o664) == 0)
-    let write = try bowties.run(
-      "/usr/bin/setpriv",
+    let write = try Self.run(
+      bowties, as: Self.nobody, program: "/usr/bin/python3",
       [
-        "--reuid=\(Self.nobody)", "--regid=\(Self.nobody)", "--clear-groups", "/usr/bin/python3",
         "-c",
         "import os, sqlite3, sys; c = sqlite3.connect(sys.argv[1]); "
           + "c.execute(\"UPDATE bowTie SET name = 'Crimson Bow Tie' WHERE searchKey = 'R'\"); "
@@ -139,12 +129,9 @@ struct FileSystemFailureTests {
           + "store once, with no other program on it, to fold them into the store\n"),
       "\(blocked)")
     // As it says: that user opens it, and the owner sees the change and writes.
-    let fold = try bowties.run(
-      "/usr/bin/setpriv",
-      [
-        "--reuid=\(Self.nobody)", "--regid=\(Self.nobody)", "--clear-groups", "/usr/bin/sqlite3",
-        bowties.store, "SELECT count(*) FROM bowTie",
-      ])
+    let fold = try Self.run(
+      bowties, as: Self.nobody, program: "/usr/bin/sqlite3",
+      [bowties.store, "SELECT count(*) FROM bowTie"])
     #expect(fold.stdout == "7\n", "\(fold)")
     let folded = try Self.run(bowties, as: 1, ["wear", "R"])
     #expect(folded.status == 0 && folded.stdout.contains("Crimson Bow Tie"), "\(folded)")
@@ -207,8 +194,29 @@ struct FileSystemFailureTests {
   private static func commandLine(
     _ bowties: BowtiesSandbox, as uid: UInt32?, _ arguments: [String]
   ) -> [String] {
-    let user = uid.map { ["/usr/bin/setpriv", "--reuid=\($0)", "--regid=\($0)", "--clear-groups"] }
-    return (user ?? []) + [BowtiesSandbox.binary.path] + arguments + ["--store", bowties.store]
+    (uid.map(asUser) ?? []) + [BowtiesSandbox.binary.path] + arguments + ["--store", bowties.store]
+  }
+
+  /// What runs a program as the user `uid`, its group too: `setpriv`'s command line.
+  private static func asUser(_ uid: UInt32) -> [String] {
+    ["/usr/bin/setpriv", "--reuid=\(uid)", "--regid=\(uid)", "--clear-groups"]
+  }
+
+  /// Runs `program` (another program than bowties) as the user `uid`.
+  private static func run(
+    _ bowties: BowtiesSandbox, as uid: UInt32, program: String, _ arguments: [String]
+  ) throws -> BowtiesSandbox.Result {
+    let command = asUser(uid) + [program] + arguments
+    return try bowties.run(command[0], Array(command.dropFirst()))
+  }
+
+  /// A sample store of daemon's (uid 1), readable by all, in a folder anyone may write.
+  private static func daemonsStoreInAnOpenFolder() throws -> BowtiesSandbox {
+    let bowties = BowtiesSandbox()
+    try bowties("show", "R")
+    #expect(chown(bowties.store, 1, 1) == 0 && chmod(bowties.store, 0o644) == 0)
+    #expect(chmod(bowties.folder.path, 0o777) == 0)
+    return bowties
   }
 
   /// Runs bowties on the sandbox's store as the user `uid` (``commandLine(_:as:_:)``).
