@@ -94,7 +94,7 @@ struct URLArgument: ArgumentValue, Equatable {
 protocol CountArgument: ArgumentValue, CustomStringConvertible {
   static var range: ClosedRange<Int> { get }
   var value: Int { get }
-  init(_ value: Int)
+  init(value: Int)
 }
 
 extension CountArgument {
@@ -105,7 +105,7 @@ extension CountArgument {
       throw BowTieError.invalidValue(
         "\(option ?? "the value") must be \(describe(range)), not '\(text)'")
     }
-    return Self(value)
+    return Self(value: value)
   }
 
   /// As ArgumentParser shows a default: the number.
@@ -123,21 +123,18 @@ extension CountArgument {
 struct ListLimit: CountArgument {
   static let range = 0...Int.max
   var value: Int
-  init(_ value: Int) { self.value = value }
 }
 
 /// How many ties each of `report`'s lists shows, or how many suggestions: 1 or more.
 struct PositiveCount: CountArgument {
   static let range = 1...Int.max
   var value: Int
-  init(_ value: Int) { self.value = value }
 }
 
 /// How many months of wears `report` charts: up to ten years.
 struct ChartMonths: CountArgument {
   static let range = 1...120
   var value: Int
-  init(_ value: Int) { self.value = value }
 }
 
 /// After how many days unworn `report` calls a tie stale. Dates more than 100,000 days
@@ -146,14 +143,12 @@ struct ChartMonths: CountArgument {
 struct StaleDays: CountArgument {
   static let range = 1...100_000
   var value: Int
-  init(_ value: Int) { self.value = value }
 }
 
 /// How many times a tie was worn in all, as the store's 32-bit column holds it.
 struct TimesWornArgument: CountArgument {
   static let range = 0...Int(Int32.max)
   var value: Int
-  init(_ value: Int) { self.value = value }
 }
 
 // MARK: - Finding a refused value's type

@@ -20,7 +20,7 @@ extension Bowties {
     @Option(
       parsing: .unconditional,
       help: ArgumentHelp("How many suggestions.", valueName: "n"))
-    var count = PositiveCount(1)
+    var count = PositiveCount(value: 1)
 
     @OptionGroup var asOfOptions: AsOfOptions
     @OptionGroup var storeOptions: StoreOptions
