@@ -414,6 +414,42 @@ struct BrowseSQLiteTests {
   }
 
   @Test(
+    "a user who may not write the store browses it: the owner's writes show, browse goes on",
+    .enabled(if: geteuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"))
+  )
+  func readWithoutLocks() throws {
+    try scenarios.prepare()
+    // root's store, in root's folder, readable by all: nobody reads it without locks.
+    #expect(chmod(bowties.store, 0o644) == 0 && chmod(bowties.folder.path, 0o755) == 0)
+    let pane = try TmuxPane(
+      "/usr/bin/setpriv --reuid=65534 --regid=65534 --clear-groups "
+        + "\(TmuxPane.quote(BowtiesSandbox.binary.path)) browse --store \(TmuxPane.quote(bowties.store))",
+      in: bowties.folder)
+    defer { pane.stop() }
+    try scenarios.expect(pane, "Times worn  10")
+    // Each of the owner's writes rewrites the file under the reader, which reads it again.
+    for (tie, shown) in [("R", "Times worn  11"), ("R", "Times worn  12")] {
+      let worn = try bowties("wear", tie)
+      try #require(worn.status == 0, "\(worn)")
+      try scenarios.expect(pane, shown, timeout: 5)
+    }
+    let rated = try bowties("rate", "O", "2")
+    try #require(rated.status == 0, "\(rated)")
+    try pane.send("Right")
+    let screen = try scenarios.expect(pane, "Orange Bow Tie")
+    #expect(screen.contains("Rating      2/5"), "\(screen)")
+    // Its own writes are refused on the status line, as on a read-only store.
+    try pane.send("w")
+    try scenarios.expect(pane, "cannot write the store")
+    try pane.send("q")
+    try scenarios.expectEnded(pane, status: 0)
+    // Nothing of nobody's is left beside the store, and the owner still writes it.
+    let beside = try FileManager.default.contentsOfDirectory(atPath: bowties.folder.path)
+    #expect(!beside.contains { $0.hasSuffix("-wal") || $0.hasSuffix("-shm") }, "\(beside)")
+    #expect(try bowties("wear", "O").status == 0)
+  }
+
+  @Test(
     "no terminfo database: the built-in entry for tmux-256color; an unknown TERM refused",
     .enabled(if: geteuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare"))
   )

@@ -51,6 +51,21 @@ struct CommandContextTests {
     withExtendedLifetime(context) {}
   }
 
+  @Test("a store opened again reads as before; one removed meanwhile is not created again")
+  func reopens() throws {
+    let bowties = BowtiesSandbox()
+    ColorAttributeTransformer.register()
+    let options = try StoreOptions.parse(["--store", bowties.store])
+    let context = CommandContext()
+    let first = try context.open(options)
+    let again = try context.reopen(first, options)
+    #expect(try again.count() == 7)
+    try FileManager.default.removeItem(atPath: bowties.store)
+    #expect(throws: BowTieError.self) { try context.reopen(again, options) }
+    #expect(!FileManager.default.fileExists(atPath: bowties.store))
+    withExtendedLifetime(context) {}
+  }
+
   @Test("every subcommand runs through the context, so that none opens a store of its own")
   func everySubcommand() {
     for command in Bowties.configuration.subcommands {

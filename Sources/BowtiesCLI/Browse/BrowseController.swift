@@ -10,7 +10,10 @@ import TerminalUI
 /// `favorite`, `undo`), so it is one transaction, in the history and the undo log as the
 /// command's would be.
 final class BrowseController {
-  let store: BowTieStore
+  /// The store, and what tells of another process's changes to it; both replaced when the
+  /// store is opened again (``reopen(on:)``).
+  private(set) var store: BowTieStore
+  private(set) var watch: any StoreChangeWatch
   /// How many segments are read on each side of the tie: enough to fill the row.
   var reach: Int
   private(set) var window: TieWindow
@@ -47,6 +50,8 @@ final class BrowseController {
   init(store: BowTieStore, reach: Int) throws(BowTieError) {
     self.store = store
     self.reach = reach
+    // Watching starts before the first read, so that no change after it goes unnoticed.
+    watch = try store.watchChanges()
     window = try store.window(at: .first, reach: reach)
   }
 
@@ -62,6 +67,20 @@ final class BrowseController {
       window.tie != before.tie || window.before != before.before || window.after != before.after
     if changed { onChange() }
     return changed
+  }
+
+  /// Reads the window again when another process changed the store since the last look.
+  func lookForChanges() throws(BowTieError) {
+    if try watch.changed() { try refresh() }
+  }
+
+  /// Goes on with `store`, the same store opened again: what was read from the one before
+  /// is read again, photos too.
+  func reopen(on store: BowTieStore) throws(BowTieError) {
+    self.store = store
+    watch = try store.watchChanges()
+    onChange()
+    try refresh()
   }
 
   /// Ctrl-Z did not stop the program (no shell with job control started it): the status

@@ -11,6 +11,8 @@ import TerminalUI
 /// turned into frames, and the terminal given back before anything else is printed.
 struct BrowseScreen {
   var store: BowTieStore
+  /// Closes a store and opens it again, as browse opened it.
+  var reopen: (BowTieStore) throws -> BowTieStore
   var capabilities: TerminalCapabilities
   var color: Bool
   /// Draws photos; nil draws none.
@@ -31,8 +33,6 @@ struct BrowseScreen {
     }
     defer { session.restore() }
 
-    // Watching starts before the first read, so that no change after it goes unnoticed.
-    let watch = try store.watchChanges()
     var size = session.size()
     let controller = try BrowseController(store: store, reach: Self.reach(columns: size.columns))
     controller.onChange = { [photos] in photos?.forget() }
@@ -53,18 +53,19 @@ struct BrowseScreen {
       controller.segmentsBefore = shownBefore
       session.write(renderer.render(frame))
 
+      let watch = controller.watch
       let events = session.nextEvents(timeout: watch.interval, watching: watch.descriptor)
       let now = Self.now()
       if events.isEmpty || events.contains(.watched)
         || now - lastLook >= Double(watch.interval) / 1000
       {
         lastLook = now
-        if try watch.changed() { try controller.refresh() }
+        try reading(controller) { try controller.lookForChanges() }
       }
       for event in events {
         switch event {
         case .key(let key):
-          switch try controller.handle(key) {
+          switch try reading(controller, { try controller.handle(key) }) {
           case .stay: break
           case .quit(let status): return status
           case .suspend: suspend(session, controller, &renderer)
@@ -86,6 +87,30 @@ struct BrowseScreen {
       }
     }
   }
+
+  /// Runs `body`, which reads the store. A store this process reads without locks (it may
+  /// not write it) holds no snapshot another process's write must wait for, so after such a
+  /// write what was read is not trusted (``BowTieError/storeChangedWhileRead(path:)``): a
+  /// command ends with 75, to be run again; the screen opens the store again, reads its
+  /// ties from it, and runs `body` again. That is safe, since nothing was written: a store
+  /// read without locks refuses every write. A store written more often than it can be
+  /// read still ends the screen with 75, after a few tries.
+  private func reading<T>(_ controller: BrowseController, _ body: () throws -> T) throws -> T {
+    var tries = 0
+    while true {
+      do {
+        if tries > 0 { try controller.reopen(on: reopen(controller.store)) }
+        return try body()
+      } catch BowTieError.storeChangedWhileRead where tries < Self.rereads {
+        tries += 1
+        // At once the first time; then a writer's next commit is given time to land.
+        if tries > 1 { usleep(50_000) }
+      }
+    }
+  }
+
+  /// How many times a read is run again on the store opened again.
+  static let rereads = 10
 
   /// Stops until `fg`, the terminal given back meanwhile; then the whole frame again, since
   /// the shell drew on the screen. Where no shell can continue it, says so and stays.

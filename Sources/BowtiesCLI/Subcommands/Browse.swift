@@ -46,7 +46,8 @@ extension Bowties {
       // Asked before the screen is taken over: detection may ask the terminal itself.
       let photos = color ? BrowsePhoto.Renderer(drawing: PhotoDrawing.forStandardOutput()) : nil
       let screen = BrowseScreen(
-        store: store, capabilities: capabilities, color: color, photos: photos)
+        store: store, reopen: { try context.reopen($0, storeOptions) }, capabilities: capabilities,
+        color: color, photos: photos)
       let status = try screen.run()
       if status != 0 { throw ExitCode(status) }
     }

@@ -102,6 +102,21 @@ final class CommandContext {
     return store
   }
 
+  /// Closes `store`, which this context opened from `options`, and opens that store again:
+  /// for a command that goes on reading after another process changed a store it read
+  /// without locks (``BowTieError/storeChangedWhileRead(path:)``). A store that is gone
+  /// meanwhile is not created again.
+  func reopen(_ store: BowTieStore, _ options: StoreOptions) throws -> BowTieStore {
+    try? store.closeDatabase()
+    if let index = open.firstIndex(where: { $0.path == store.path }) {
+      closed.append(open.remove(at: index))
+    }
+    return try open(options) { _ in
+      throw BowTieError.storeUnreadable(
+        path: store.path, reason: "it was removed while bowties had it open")
+    }
+  }
+
   /// Runs `body`, a dry run, on the store `options` names, creating none: on the engine's
   /// store for a dry run where it has one (an empty store in memory for a SQLite file not
   /// there yet, ``StoreAddress/storeForDryRun()``); where opening creates the store (a
