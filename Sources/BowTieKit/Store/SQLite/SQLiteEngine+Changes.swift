@@ -44,15 +44,8 @@ final class SQLiteChangeWatch: StoreChangeWatch {
           reason: "it was replaced by another file while bowties had it open")
       }
       // A file read without locks has no data version that moves: any write is a change
-      // under the reader. So is a log beside it: a process that keeps the store open (its
-      // owner's `browse`) commits into the log, and the file changes only when the log is
-      // folded back, maybe not before that process ends.
-      if let unlocked = engine.unlocked {
-        try unlocked.check(now)
-        if access(unlocked.path + "-wal", F_OK) == 0 {
-          throw .storeChangedWhileRead(path: unlocked.path)
-        }
-      }
+      // under the reader, and so is a log beside it.
+      try engine.unlocked?.checkStillCurrent(now)
     }
     let current: Int
     do {

@@ -39,6 +39,15 @@ struct UnlockedRead: Sendable {
     guard now == state else { throw .storeChangedWhileRead(path: path) }
   }
 
+  /// ``check(_:)``, for a reader that stays open (`browse`): what it read is also out of
+  /// date once a log is beside the file. A process that keeps the store open commits into
+  /// the log, and the file changes only when the log is folded back, maybe not before that
+  /// process ends.
+  func checkStillCurrent(_ now: StoreFileState?) throws(BowTieError) {
+    try check(now)
+    if access(path + "-wal", F_OK) == 0 { throw .storeChangedWhileRead(path: path) }
+  }
+
 }
 
 /// What `stat` says of a store file: which file it is (its device and inode, which a
