@@ -25,6 +25,15 @@ final class BowtiesSandbox: Sendable {
   let folder: URL
   var store: String { folder.appendingPathComponent("BowTies.sqlite").path }
 
+  /// nobody's user id: tests that run as root run programs as nobody where root's power
+  /// to write anything would hide a refusal.
+  static let nobody: UInt32 = 65534
+
+  /// What runs a program as the user `uid`, its group too: `setpriv`'s command line.
+  static func asUser(_ uid: UInt32) -> [String] {
+    ["/usr/bin/setpriv", "--reuid=\(uid)", "--regid=\(uid)", "--clear-groups"]
+  }
+
   init() {
     folder = URL(fileURLWithPath: NSTemporaryDirectory())
       .appendingPathComponent("bowties-e2e-\(UUID().uuidString)", isDirectory: true)

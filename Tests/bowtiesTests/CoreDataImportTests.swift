@@ -531,8 +531,7 @@ struct CoreDataImportTests {
     let bowties = BowtiesSandbox()
     try CoreDataImport.copyFixtures(into: bowties)
     // Root writes any file whatever its mode, so as root the seed runs as nobody.
-    let asUser =
-      getuid() == 0 ? ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] : []
+    let asUser = getuid() == 0 ? BowtiesSandbox.asUser(BowtiesSandbox.nobody) : []
     if getuid() == 0 {
       try #require(
         try bowties.run("/usr/bin/chown", ["-R", "65534:65534", bowties.folder.path]).status == 0)

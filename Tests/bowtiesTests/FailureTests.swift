@@ -103,8 +103,7 @@ struct FailureTests {
     chmod(locked.path, 0o555)
     let store = locked.appendingPathComponent("s.sqlite").path
     // Root writes anywhere, so as root the command runs as nobody.
-    let asUser =
-      getuid() == 0 ? ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] : []
+    let asUser = getuid() == 0 ? BowtiesSandbox.asUser(BowtiesSandbox.nobody) : []
     let command = asUser + [BowtiesSandbox.binary.path, "list", "--store", store]
     let result = try bowties.run(command[0], Array(command.dropFirst()))
     #expect(result.status == 74, "\(result)")

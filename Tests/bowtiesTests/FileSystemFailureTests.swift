@@ -15,7 +15,7 @@ struct FileSystemFailureTests {
     try bowties("show", "R")
     let before = try Data(contentsOf: URL(fileURLWithPath: bowties.store))
     // Root writes any file whatever its mode, so as root the commands run as nobody.
-    let user = getuid() == 0 ? Self.nobody : nil
+    let user = getuid() == 0 ? BowtiesSandbox.nobody : nil
     if getuid() == 0 {
       try #require(
         try bowties.run("/usr/bin/chown", ["-R", "65534:65534", bowties.folder.path]).status == 0)
@@ -53,10 +53,10 @@ struct FileSystemFailureTests {
       (["show", "R"], "Red Bow Tie"), (["list", "--json"], "\"searchKey\" : \"V\""),
       (["doctor"], "healthy"), (["report"], "Bow-tie report"),
     ] {
-      let result = try Self.run(bowties, as: Self.nobody, command)
+      let result = try Self.run(bowties, as: BowtiesSandbox.nobody, command)
       #expect(result.status == 0 && result.stdout.contains(expected), "\(command): \(result)")
     }
-    let wear = try Self.run(bowties, as: Self.nobody, ["wear", "R"])
+    let wear = try Self.run(bowties, as: BowtiesSandbox.nobody, ["wear", "R"])
     #expect(wear.status == 74 && wear.stderr.contains("cannot write the store"), "\(wear)")
     #expect(try Data(contentsOf: URL(fileURLWithPath: bowties.store)) == before)
     let after = try FileManager.default.contentsOfDirectory(atPath: bowties.folder.path).sorted()
@@ -69,10 +69,10 @@ struct FileSystemFailureTests {
   func readerLeavesNothingBehind() throws {
     // nobody reads, then daemon writes.
     let bowties = try Self.daemonsStoreInAnOpenFolder()
-    let show = try Self.run(bowties, as: Self.nobody, ["show", "R"])
+    let show = try Self.run(bowties, as: BowtiesSandbox.nobody, ["show", "R"])
     #expect(show.status == 0 && show.stdout.contains("Red Bow Tie"), "\(show)")
     let copy = bowties.folder.appendingPathComponent("copy.sqlite").path
-    let backup = try Self.run(bowties, as: Self.nobody, ["backup", copy])
+    let backup = try Self.run(bowties, as: BowtiesSandbox.nobody, ["backup", copy])
     #expect(backup.status == 0 && backup.stdout.contains("backed up 7 ties"), "\(backup)")
     for log in ["-wal", "-shm"] {
       #expect(!FileManager.default.fileExists(atPath: bowties.store + log), "\(log) left")
@@ -87,7 +87,7 @@ struct FileSystemFailureTests {
   func foreignLogNamed() throws {
     let bowties = try Self.daemonsStoreInAnOpenFolder()
     let read = try Self.run(
-      bowties, as: Self.nobody, program: "/usr/bin/sqlite3",
+      bowties, as: BowtiesSandbox.nobody, program: "/usr/bin/sqlite3",
       [bowties.store, "SELECT count(*) FROM bowTie"])
     #expect(read.stdout == "7\n", "\(read)")
     try #require(FileManager.default.fileExists(atPath: bowties.store + "-shm"))
@@ -110,9 +110,9 @@ struct FileSystemFailureTests {
     // The store shared with nobody's group: nobody commits a change and dies before
     // folding it back. SQLite gives the log the store's mode, with nobody's group, which
     // the owner is not in: the log left holds the change, and removing it would lose it.
-    #expect(chown(bowties.store, 1, Self.nobody) == 0 && chmod(bowties.store, 0o664) == 0)
+    #expect(chown(bowties.store, 1, BowtiesSandbox.nobody) == 0 && chmod(bowties.store, 0o664) == 0)
     let write = try Self.run(
-      bowties, as: Self.nobody, program: "/usr/bin/python3",
+      bowties, as: BowtiesSandbox.nobody, program: "/usr/bin/python3",
       [
         "-c",
         "import os, sqlite3, sys; c = sqlite3.connect(sys.argv[1]); "
@@ -130,7 +130,7 @@ struct FileSystemFailureTests {
       "\(blocked)")
     // As it says: that user opens it, and the owner sees the change and writes.
     let fold = try Self.run(
-      bowties, as: Self.nobody, program: "/usr/bin/sqlite3",
+      bowties, as: BowtiesSandbox.nobody, program: "/usr/bin/sqlite3",
       [bowties.store, "SELECT count(*) FROM bowTie"])
     #expect(fold.stdout == "7\n", "\(fold)")
     let folded = try Self.run(bowties, as: 1, ["wear", "R"])
@@ -156,7 +156,7 @@ struct FileSystemFailureTests {
     #expect(chmod(bowties.store, 0o644) == 0 && chmod(bowties.folder.path, 0o755) == 0)
 
     let reader = Process()
-    let command = Self.commandLine(bowties, as: Self.nobody, ["list", "--json"])
+    let command = Self.commandLine(bowties, as: BowtiesSandbox.nobody, ["list", "--json"])
     reader.executableURL = URL(fileURLWithPath: command[0])
     reader.arguments = Array(command.dropFirst())
     reader.environment = ["PATH": "/usr/bin:/bin", "LANG": "C", "TZ": "UTC"]
@@ -187,26 +187,21 @@ struct FileSystemFailureTests {
     #expect(stderr.split(separator: "\n").count == 1, "\(stderr)")
   }
 
-  private static let nobody: UInt32 = 65534
-
   /// The command line that runs bowties on the sandbox's store as the user `uid` (its
   /// group too), through `setpriv`; as this process's user when `uid` is nil.
   private static func commandLine(
     _ bowties: BowtiesSandbox, as uid: UInt32?, _ arguments: [String]
   ) -> [String] {
-    (uid.map(asUser) ?? []) + [BowtiesSandbox.binary.path] + arguments + ["--store", bowties.store]
-  }
-
-  /// What runs a program as the user `uid`, its group too: `setpriv`'s command line.
-  private static func asUser(_ uid: UInt32) -> [String] {
-    ["/usr/bin/setpriv", "--reuid=\(uid)", "--regid=\(uid)", "--clear-groups"]
+    (uid.map(BowtiesSandbox.asUser) ?? []) + [BowtiesSandbox.binary.path] + arguments + [
+      "--store", bowties.store,
+    ]
   }
 
   /// Runs `program` (another program than bowties) as the user `uid`.
   private static func run(
     _ bowties: BowtiesSandbox, as uid: UInt32, program: String, _ arguments: [String]
   ) throws -> BowtiesSandbox.Result {
-    let command = asUser(uid) + [program] + arguments
+    let command = BowtiesSandbox.asUser(uid) + [program] + arguments
     return try bowties.run(command[0], Array(command.dropFirst()))
   }
 
