@@ -88,19 +88,20 @@ extension BowTieError: LocalizedError {
   public var errorDescription: String? {
     switch self {
     case .noSuchTie(let query):
-      return "no tie matches '\(query)'"
+      return "no tie matches '\(query.excerpt)'"
     case .ambiguousTie(let query, let candidates):
-      return "'\(query)' matches \(candidates.count) ties: \(candidates.joined(separator: ", "))"
+      return
+        "'\(query.excerpt)' matches \(candidates.count) ties: \(candidates.joined(separator: ", "))"
     case .invalidTie(let name, let failure):
-      return name.isEmpty ? "\(failure)" : "\(name): \(failure)"
+      return name.trimmingSpaces().isEmpty ? "\(failure)" : "\(name.excerpt): \(failure)"
     case .invalidSeedEntry(let index, let name, let key, let reason):
-      let label = name.map { " (\($0))" } ?? ""
+      let label = name.map { " (\($0.excerpt))" } ?? ""
       return "entry \(index)\(label): \(key.map { "\($0) " } ?? "")\(reason)"
     case .seedImageUnreadable(let index, let name, let path, let reason):
-      let label = name.map { " (\($0))" } ?? ""
+      let label = name.map { " (\($0.excerpt))" } ?? ""
       return "entry \(index)\(label): imageName: cannot read \(path): \(reason)"
     case .seedImageMissing(let index, let name, let imageName, let places, let catalogsFound):
-      let label = name.map { " (\($0))" } ?? ""
+      let label = name.map { " (\($0.excerpt))" } ?? ""
       let whereLooked =
         catalogsFound
         ? "not in \(places.joined(separator: " nor in "))"

@@ -33,6 +33,15 @@ struct InventoryTests {
   func prices() throws {
     #expect(try BowTie.parsePrice("19.99") == Decimal(string: "19.99"))
     #expect(try BowTie.parsePrice("0") == 0)
+    // Zero has no decimal places, however many zeros it is written with; trailing zeros
+    // are not decimal places either.
+    #expect(try BowTie.parsePrice("0.00000") == 0)
+    #expect(try BowTie.parsePrice("1.50000") == Decimal(string: "1.5"))
+    // A refusal names the amount as typed, not as a 38-digit Decimal rounds it.
+    let huge = String(repeating: "9", count: 45)
+    #expect(throws: BowTieError.invalidValue("price \(huge) is above 1000000000")) {
+      try BowTie.parsePrice(huge)
+    }
     for bad in ["19,99", "-1", "1e3", "abc", "", "1.23456", "2000000000", "$5"] {
       #expect(throws: BowTieError.self, "\(bad)") { try BowTie.parsePrice(bad) }
     }

@@ -46,10 +46,14 @@ struct SchemaTests {
     func state(checkingTables: Bool = false) throws -> SchemaState {
       try queue.read { try Schema.state($0, checkingTables: checkingTables) }
     }
+    func foreign() throws -> String? { try queue.read(Schema.foreignDatabase) }
     #expect(try state() == .notAStore)
+    #expect(try foreign() == nil, "a database without tables becomes a store")
     try queue.write { try $0.execute(sql: "CREATE TABLE other (x)") }
     #expect(try state() == .notAStore)
+    #expect(try foreign() == "it is not a bowties store: a SQLite database whose tables are other")
     try Schema.migrator.migrate(queue, upTo: known[2])
+    #expect(try foreign() == nil)
     #expect(try state() == .older(missing: Array(known[3...])))
     try Schema.migrator.migrate(queue)
     #expect(try state() == .current)
@@ -58,6 +62,7 @@ struct SchemaTests {
     try queue.write { try $0.execute(sql: "ALTER TABLE bowTie RENAME TO gone") }
     #expect(try state() == .current)
     #expect(try state(checkingTables: true) == .notAStore)
+    #expect(try foreign() == "it is not a bowties store or it is damaged (it has no bowTie table)")
     try queue.write { try $0.execute(sql: "ALTER TABLE gone RENAME TO bowTie") }
     // A newer bowties' record is refused, with or without the tables it knows.
     try queue.write { try $0.execute(sql: "INSERT INTO grdb_migrations VALUES ('v99: later')") }

@@ -94,6 +94,39 @@ struct FailureTests {
     #expect(try newer.sqlite("SELECT timesWorn FROM bowTie WHERE searchKey = 'R'") == "10\n")
   }
 
+  @Test(
+    "another program's SQLite database, or the app's Core Data store: exit 74, no table added")
+  func foreignDatabases() throws {
+    // A rollback-journal file is left byte for byte: not even switched to WAL.
+    let other = BowtiesSandbox()
+    try other.sqlite("CREATE TABLE places (url TEXT); INSERT INTO places VALUES ('x')")
+    let bytes = try Data(contentsOf: URL(fileURLWithPath: other.store))
+    for command in [["list"], ["show", "R"], ["wear", "R"], ["add", "--name", "New"]] {
+      let refused = try other.run(
+        BowtiesSandbox.binary.path, command + ["--store", other.store])
+      #expect(refused.status == 74, "\(command): \(refused)")
+      #expect(
+        refused.stderr
+          == "bowties: cannot use the store \(other.store): it is not a bowties store: "
+          + "a SQLite database whose tables are places\n")
+      #expect(try Data(contentsOf: URL(fileURLWithPath: other.store)) == bytes, "\(command)")
+    }
+    let left = try FileManager.default.contentsOfDirectory(atPath: other.folder.path)
+    #expect(left == ["BowTies.sqlite"], "\(left)")
+
+    // The app's store is in WAL mode: its rows are still only the app's.
+    let app = BowtiesSandbox()
+    try CoreDataImport.copyFixtures(into: app)
+    let store = app.folder.appendingPathComponent(CoreDataImport.appFolder)
+      .appendingPathComponent("BowTies.sqlite").path
+    let refused = try app(["show", "R"], store: store)
+    #expect(refused.status == 74)
+    #expect(refused.stderr.contains("it is a Core Data store, not a bowties store"))
+    let tables = try app.run("/usr/bin/sqlite3", [store, ".tables"])
+    #expect(!tables.stdout.contains("bowTie") && tables.stdout.contains("ZBOWTIE"), "\(tables)")
+    #expect(try app("seed", store).status == 0, "the file still imports")
+  }
+
   @Test("a read-only folder, or a file where a folder should be: exit 74, nothing created")
   func unwritableLocations() throws {
     let bowties = BowtiesSandbox()

@@ -270,6 +270,35 @@ struct HostileArgumentTests {
     #expect(try bowties.sqlite(".dump") == before)
   }
 
+  static let long = String(repeating: "a", count: 5_000)
+
+  /// Command lines that quote a long value, and the exit code each gives.
+  static let longValueCases: [([String], Int32)] = [
+    (["show", long], 1), (["rate", long, "3"], 1), (["rate", "R", long], 65),
+    (["add", "--name", long], 65), (["add", "--name", "X", "--key", long], 65),
+    (["add", "--name", "X", "--url", long], 65), (["add", "--name", "X", "--price", long], 65),
+    (["add", "--name", "X", "--color", long], 65), (["wear", "R", "--date", long], 65),
+    (["list", "--limit", long], 65),
+  ]
+
+  @Test(
+    "a 5,000-character value is quoted by its start: a message short enough to read",
+    arguments: longValueCases)
+  func longValues(_ arguments: [String], _ status: Int32) throws {
+    let bowties = BowtiesSandbox()
+    let result = try bowties.run(
+      BowtiesSandbox.binary.path, arguments + ["--store", bowties.store])
+    #expect(result.status == status, "\(result.stderr)")
+    #expect(result.stderr.count < 300 && result.stderr.contains("aaa…"), "\(result.stderr)")
+  }
+
+  @Test("a name of spaces is refused as empty, not quoted")
+  func blankName() throws {
+    let result = try BowtiesSandbox()("add", "--name", "   ")
+    #expect(
+      result.status == 65 && result.stderr.hasSuffix("\nbowties: name is empty\n"), "\(result)")
+  }
+
   @Test("an argument that is not UTF-8 is refused, not repaired into another name")
   func invalidUTF8() throws {
     let bowties = BowtiesSandbox()

@@ -14,7 +14,12 @@ struct ParsingTests {
     let show = try #require(try Bowties.parseAsRoot(["show", "R", "--json"]) as? Bowties.Show)
     #expect(show.tie == "R" && show.output.json)
     let rate = try #require(try Bowties.parseAsRoot(["rate", "cafe", "4.5"]) as? Bowties.Rate)
-    #expect(rate.tie == "cafe" && rate.values == [RatingArgument(value: 4.5)])
+    #expect(rate.tie == "cafe" && rate.ratings == [RatingArgument(value: 4.5)])
+    // `--` ends the options wherever it stands, before the rating too.
+    for line in [["rate", "R", "--", "3"], ["rate", "R", "3", "--"], ["rate", "--", "R", "3"]] {
+      let rate = try #require(try Bowties.parseAsRoot(line) as? Bowties.Rate, "\(line)")
+      #expect(rate.tie == "R" && rate.ratings == [RatingArgument(value: 3)], "\(line)")
+    }
     let favorite = try #require(
       try Bowties.parseAsRoot(["favorite", "R", "--toggle"]) as? Bowties.Favorite)
     #expect(favorite.change == .toggle)
@@ -74,6 +79,7 @@ struct ParsingTests {
     arguments: [
       (["rate", "R", "4,5"], "'4,5' is not a rating: use a number from 0 to 5"),
       (["rate", "R", "-1"], "'-1' is not a rating"),
+      (["rate", "R", "--", "-1"], "'-1' is not a rating"),
       (["wear", "R", "--date", "soon"], "'soon' is not a date"),
       (["wear", "R", "--date", "2999-01-01"], "'2999-01-01' is after today"),
       (["report", "--months", "0"], "--months must be a whole number from 1 to 120, not '0'"),

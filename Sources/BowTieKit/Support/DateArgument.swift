@@ -69,7 +69,7 @@ public struct DateArgument: Equatable, Sendable {
   /// What a command says when a date cannot be parsed.
   public static func problem(_ text: String) -> BowTieError {
     .invalidValue(
-      "'\(text)' is not a date: use 2026-11-21, 2026-11-21T08:00:00Z, now, today, yesterday, "
+      "'\(text.excerpt)' is not a date: use 2026-11-21, 2026-11-21T08:00:00Z, now, today, yesterday, "
         + "or -30d, -2w, -3m, -1y, -12h")
   }
 }

@@ -218,12 +218,14 @@ extension BowTie {
   static func generalSearchKeyProblem(_ key: String) -> String? {
     if key.isEmpty { return "is empty" }
     if key.count > maximumSearchKeyLength {
-      return "'\(key)' is longer than \(maximumSearchKeyLength) characters"
+      return "'\(key.excerpt)' is longer than \(maximumSearchKeyLength) characters"
     }
     if key.contains(where: { $0.isWhitespace || $0.unicodeScalars.contains { $0.value < 0x20 } }) {
-      return "'\(key)' contains white space or control characters"
+      return "'\(key.excerpt)' contains white space or control characters"
     }
-    if let scalar = firstNoncharacter(key) { return "'\(key)' contains the noncharacter \(scalar)" }
+    if let scalar = firstNoncharacter(key) {
+      return "'\(key.excerpt)' contains the noncharacter \(scalar)"
+    }
     return nil
   }
 
@@ -239,7 +241,7 @@ extension BowTie {
   /// (URL(string:) percent-encodes what it cannot take).
   static func urlProblem(_ url: URL, typed: String? = nil) -> String? {
     guard let scheme = url.scheme, !scheme.isEmpty, url.host != nil || scheme == "mailto" else {
-      return "'\(typed ?? url.absoluteString)' is not an absolute URL"
+      return "'\((typed ?? url.absoluteString).excerpt)' is not an absolute URL"
     }
     return nil
   }
@@ -251,7 +253,7 @@ extension BowTie {
       guard let problem = urlProblem(url, typed: text) else { return .success(url) }
       reason = problem
     } else {
-      reason = "'\(text)' is not an absolute URL"
+      reason = "'\(text.excerpt)' is not an absolute URL"
     }
     return .failure(ValidationFailure(attribute: "url", reason: reason))
   }
@@ -264,12 +266,16 @@ extension BowTie {
   public static let maximumPrice = Decimal(1_000_000_000)
   public static let maximumPriceScale = 4
 
-  static func priceProblem(_ price: Decimal) -> String? {
+  /// What is wrong with `price`, named as `typed` when it was typed: a `Decimal` keeps
+  /// 38 digits, and the message should name what the user wrote.
+  static func priceProblem(_ price: Decimal, typed: String? = nil) -> String? {
+    let shown = (typed ?? "\(price)").excerpt
     if price.isNaN { return "is not a number" }
-    if price < 0 { return "\(price) is negative" }
-    if price > maximumPrice { return "\(price) is above \(maximumPrice)" }
-    if price.exponent < -maximumPriceScale {
-      return "\(price) has more than \(maximumPriceScale) decimal places"
+    if price < 0 { return "\(shown) is negative" }
+    if price > maximumPrice { return "\(shown) is above \(maximumPrice)" }
+    // Zero keeps the exponent it was written with (0.00000); it has no decimals.
+    if !price.isZero, price.exponent < -maximumPriceScale {
+      return "\(shown) has more than \(maximumPriceScale) decimal places"
     }
     return nil
   }
@@ -301,9 +307,9 @@ extension BowTie {
       let value = Decimal(string: trimmed, locale: Locale(identifier: "en_US_POSIX"))
     else {
       let hint = trimmed.contains(",") ? " (write decimals with a dot: 19.99)" : ""
-      throw .invalidValue("'\(text)' is not a price: use an amount such as 19.99\(hint)")
+      throw .invalidValue("'\(text.excerpt)' is not a price: use an amount such as 19.99\(hint)")
     }
-    if let problem = priceProblem(value) { throw .invalidValue("price \(problem)") }
+    if let problem = priceProblem(value, typed: trimmed) { throw .invalidValue("price \(problem)") }
     return value
   }
 
@@ -330,10 +336,10 @@ extension BowTie {
     guard !trimmed.isEmpty else { throw .invalidValue("a rating is needed: a number from 0 to 5") }
     guard PlainDecimal.isPlain(trimmed), let value = Double(trimmed) else {
       let hint = trimmed.contains(",") ? " (write decimals with a dot: 4.5)" : ""
-      throw .invalidValue("'\(text)' is not a rating: use a number from 0 to 5\(hint)")
+      throw .invalidValue("'\(text.excerpt)' is not a rating: use a number from 0 to 5\(hint)")
     }
     guard ratingRange.contains(value) else {
-      throw .invalidValue("rating \(trimmed) is outside 0…5")
+      throw .invalidValue("rating \(trimmed.excerpt) is outside 0…5")
     }
     return value
   }

@@ -21,7 +21,8 @@ public enum Currency {
     if utf8.count == 3, utf8.allSatisfy({ (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) }) {
       return nil
     }
-    return "'\(code)' is not an ISO 4217 currency code: use three capital letters such as EUR"
+    return
+      "'\(code.excerpt)' is not an ISO 4217 currency code: use three capital letters such as EUR"
   }
 
   /// The codes ICU knows, current and historical (DEM, FRF), so a tie bought before the
@@ -63,7 +64,7 @@ extension BowTie {
     guard parts.count <= 2, PlainDecimal.isPlain(parts.first ?? "") else {
       let hint = text.contains(",") ? " (write decimals with a dot)" : ""
       throw .invalidValue(
-        "'\(text)' is not a price: use an amount, then its currency if it is not "
+        "'\(text.excerpt)' is not a price: use an amount, then its currency if it is not "
           + "\(defaultCurrency): 19.99 or \"19.99 EUR\"\(hint)")
     }
     let amount = try parsePrice(String(parts[0]))

@@ -43,7 +43,7 @@ extension TieColor {
 
   private static func problem(_ text: String) -> BowTieError {
     .invalidValue(
-      "'\(text)' is not a color: use #RRGGBB, #RRGGBBAA, #RGB, r,g,b (0–255) or a CSS name "
+      "'\(text.excerpt)' is not a color: use #RRGGBB, #RRGGBBAA, #RGB, r,g,b (0–255) or a CSS name "
         + "such as teal")
   }
 }

@@ -24,3 +24,11 @@ extension Substring {
     return String(Substring(scalars[first...last]))
   }
 }
+
+extension String {
+  /// The text as a message quotes it: whole when short, else its start and an ellipsis, so
+  /// that a 5,000-character name or argument does not become a 5,000-character error line.
+  package var excerpt: String {
+    count <= 60 ? self : String(prefix(57)) + "…"
+  }
+}

@@ -103,7 +103,7 @@ extension CountArgument {
   static func parse(_ text: String, option: String?) throws(BowTieError) -> Self {
     guard PlainDecimal.isDigits(text), let value = Int(text), range.contains(value) else {
       throw BowTieError.invalidValue(
-        "\(option ?? "the value") must be \(describe(range)), not '\(text)'")
+        "\(option ?? "the value") must be \(describe(range)), not '\(text.excerpt)'")
     }
     return Self(value: value)
   }

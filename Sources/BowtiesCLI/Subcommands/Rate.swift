@@ -16,17 +16,24 @@ extension Bowties {
     @Argument(
       parsing: .allUnrecognized,
       help: ArgumentHelp("The rating: a number from 0 to 5, such as 4 or 4.5.", valueName: "value"))
-    var values: [RatingArgument] = []
+    var values: [RatingWord] = []
+
+    /// The ratings given: the words but a `--`.
+    var ratings: [RatingArgument] {
+      values.compactMap { word in
+        if case .rating(let rating) = word { rating } else { nil }
+      }
+    }
 
     @OptionGroup var storeOptions: StoreOptions
     @OptionGroup var output: OutputOptions
 
     func validate() throws {
-      if values.count > 1 {
+      if ratings.count > 1 {
         throw ValidationError(
-          "Unexpected argument '\(BowTie.formatRating(values[1].value))': give one rating")
+          "Unexpected argument '\(BowTie.formatRating(ratings[1].value))': give one rating")
       }
-      if values.isEmpty && !Terminal.standardInputIsTerminal {
+      if ratings.isEmpty && !Terminal.standardInputIsTerminal {
         throw ValidationError(
           "Missing expected argument '<value>': a rating from 0 to 5 "
             + "(bowties only asks for one on a terminal)")
@@ -34,7 +41,7 @@ extension Bowties {
     }
 
     func run(store: BowTieStore) throws {
-      let rating = try values.first?.value ?? askForRating(store: store)
+      let rating = try ratings.first?.value ?? askForRating(store: store)
       try TieOutput(json: output.json).printDetails(try store.rate(tie, rating: rating))
     }
 
@@ -55,5 +62,16 @@ extension Bowties {
         }
       }
     }
+  }
+}
+
+/// A word `rate` takes after the TIE: a rating, or the `--` that ends the options, which
+/// the `.allUnrecognized` strategy hands over as a word too (`rate R -- 3`).
+enum RatingWord: ArgumentValue, Equatable {
+  case rating(RatingArgument)
+  case endOfOptions
+
+  static func parse(_ text: String, option: String?) throws(BowTieError) -> RatingWord {
+    text == "--" ? .endOfOptions : .rating(try RatingArgument.parse(text, option: option))
   }
 }

@@ -62,7 +62,7 @@ enum FastPath {
     case ("rate", 2):
       // Parsed as ArgumentParser parses it, and refused with the same error.
       let rating = try RatingArgument.parse(line.positionals[1], option: nil)
-      command = makeTieCommand(Bowties.Rate.self) { $0.values = [rating] }
+      command = makeTieCommand(Bowties.Rate.self) { $0.values = [.rating(rating)] }
     case ("favorite", 1):
       command = makeTieCommand(Bowties.Favorite.self) { $0.change = .on }
     case ("list", 0):

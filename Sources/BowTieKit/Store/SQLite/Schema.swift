@@ -199,4 +199,29 @@ enum Schema {
         """)
     return tables == 2 ? state : .notAStore
   }
+
+  /// Why the database in `db` is another program's rather than a bowties store, or nil: it
+  /// has tables, and not bowties' own. Such a file is refused before anything is written
+  /// to it, its journal mode included; a file without tables (new, or empty) becomes a
+  /// store.
+  static func foreignDatabase(_ db: Database) throws -> String? {
+    let tables = try String.fetchAll(
+      db,
+      sql: """
+        SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'
+        ORDER BY name
+        """)
+    let ours = tables.filter { ["bowtie", "grdb_migrations"].contains($0.lowercased()) }
+    guard !tables.isEmpty, ours.count < 2 else { return nil }
+    if tables.contains("Z_METADATA") {
+      return "it is a Core Data store, not a bowties store (bowties seed FILE imports its ties)"
+    }
+    if let missing = ["bowTie", "grdb_migrations"].first(where: { name in
+      !ours.contains { $0.lowercased() == name.lowercased() }
+    }), !ours.isEmpty {
+      return "it is not a bowties store or it is damaged (it has no \(missing) table)"
+    }
+    let named = tables.prefix(3).joined(separator: ", ") + (tables.count > 3 ? ", …" : "")
+    return "it is not a bowties store: a SQLite database whose tables are \(named)"
+  }
 }
