@@ -69,7 +69,7 @@ struct FailureTests {
     }
   }
 
-  @Test("a file of random bytes, a directory, a newer schema: exit 74, store untouched")
+  @Test("a file of random bytes, a directory, a device or pipe, a newer schema: exit 74, untouched")
   func unusableStores() throws {
     let bowties = BowtiesSandbox()
     var noise = Data(count: 4096)
@@ -84,6 +84,18 @@ struct FailureTests {
     try FileManager.default.createDirectory(atPath: folder.store, withIntermediateDirectories: true)
     let directory = try folder("show", "R")
     #expect(directory.status == 74 && directory.stderr.contains("it is a directory"))
+
+    // Not SQLite's "disk I/O error": what the path is.
+    let pipe = BowtiesSandbox()
+    try #require(mkfifo(pipe.store, 0o600) == 0)
+    for (store, kind) in [("/dev/null", "a device"), (pipe.store, "a named pipe")] {
+      let refused = try pipe(["list"], store: store)
+      #expect(
+        refused.status == 74
+          && refused.stderr == "bowties: cannot use the store \(store): it is \(kind), "
+            + "not a store file\n",
+        "\(refused)")
+    }
 
     let newer = BowtiesSandbox()
     try newer("list")

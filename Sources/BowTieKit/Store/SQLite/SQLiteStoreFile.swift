@@ -99,11 +99,17 @@ extension SQLiteEngine {
   private static func openExisting(
     at url: URL, busyTimeout: TimeInterval
   ) throws(BowTieError) -> SQLiteEngine {
-    var isDirectory: ObjCBool = false
-    if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory),
-      isDirectory.boolValue
-    {
-      throw .storeUnreadable(path: url.path, reason: "it is a directory, not a store file")
+    // SQLite would answer a device or a pipe with "disk I/O error".
+    var info = stat()
+    if stat(url.path, &info) == 0, info.st_mode & S_IFMT != S_IFREG {
+      let kind =
+        switch info.st_mode & S_IFMT {
+        case S_IFDIR: "a directory"
+        case S_IFIFO: "a named pipe"
+        case S_IFSOCK: "a socket"
+        default: "a device"
+        }
+      throw .storeUnreadable(path: url.path, reason: "it is \(kind), not a store file")
     }
     var config = configuration(busyTimeout: busyTimeout)
     // A store the user cannot write still answers show and list.
