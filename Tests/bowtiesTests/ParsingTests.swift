@@ -64,6 +64,12 @@ struct ParsingTests {
       (["list", "extra"], "Unexpected argument 'extra'"),
       (["rate", "R", "1", "2"], "Unexpected argument '2'"),
       (["wear", "R", "--when", "today"], "Unknown option '--when'"),
+      // An empty path would be the current folder.
+      (["seed", ""], "<plist> needs a path"), (["backup", ""], "<path> needs a path"),
+      (["restore", "", "--yes"], "<path> needs a path"),
+      (["export", "--output", ""], "--output needs a path"),
+      (["report", "--output", "", "--force"], "--output needs a path"),
+      (["photo", "R", "--output", ""], "--output needs a path"),
     ])
   func usageErrors(_ arguments: [String], _ message: String) {
     #expect {

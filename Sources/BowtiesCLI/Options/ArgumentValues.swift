@@ -199,3 +199,14 @@ extension ParsableArguments {
     return group?.argumentValueType(at: Array(path.dropFirst()))
   }
 }
+
+// MARK: - Paths
+
+extension ValidationError {
+  /// Refuses an empty path, which the file system takes as the current folder: `seed
+  /// "$FILE"` with `FILE` unset would read whatever the folder holds, and `export --output
+  /// "$DIR" --force` write into it. As `--store ""` is refused.
+  static func checkPath(_ path: String?, named name: String) throws {
+    if path?.isEmpty == true { throw ValidationError("\(name) needs a path") }
+  }
+}

@@ -23,6 +23,10 @@ extension Bowties {
     @OptionGroup var storeOptions: StoreOptions
     @OptionGroup var output: OutputOptions
 
+    func validate() throws {
+      try ValidationError.checkPath(path, named: "<path>")
+    }
+
     func run(store: BowTieStore) throws {
       let summary = try store.backup(
         to: URL(fileURLWithPath: path).standardizedFileURL, replacing: outputFile.force)

@@ -34,6 +34,7 @@ extension Bowties {
     @OptionGroup var storeOptions: StoreOptions
 
     func validate() throws {
+      try ValidationError.checkPath(output, named: "--output")
       if binary && format != .plist { throw ValidationError("--binary applies to --format plist") }
     }
 

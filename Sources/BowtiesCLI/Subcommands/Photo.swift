@@ -29,6 +29,7 @@ extension Bowties {
     @OptionGroup var storeOptions: StoreOptions
 
     func validate() throws {
+      try ValidationError.checkPath(output, named: "--output")
       // As gzip refuses to write compressed data to a terminal: the bytes are not text.
       if output == "-" && Terminal.standardOutputIsTerminal {
         try ExitStatus.validating { () throws(BowTieError) in

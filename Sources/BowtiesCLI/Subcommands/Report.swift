@@ -60,6 +60,7 @@ extension Bowties {
     @OptionGroup var storeOptions: StoreOptions
 
     func validate() throws {
+      try ValidationError.checkPath(output, named: "--output")
       if limit != nil && all {
         throw ValidationError("--limit and --all cannot be used together")
       }

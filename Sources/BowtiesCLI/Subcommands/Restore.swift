@@ -25,6 +25,7 @@ extension Bowties {
     @OptionGroup var output: OutputOptions
 
     func validate() throws {
+      try ValidationError.checkPath(path, named: "<path>")
       if !yes && !Terminal.standardInputIsTerminal {
         throw ValidationError(
           "restore asks before replacing the store, which needs a terminal: add --yes")

@@ -54,6 +54,10 @@ extension Bowties {
     @OptionGroup var storeOptions: StoreOptions
     @OptionGroup var output: OutputOptions
 
+    func validate() throws {
+      try ValidationError.checkPath(plist, named: "<plist>")
+    }
+
     func run(in context: CommandContext) throws {
       // Everything is read and checked before the store is touched.
       let entries = try SeedInput(argument: plist, format: format, photos: !noPhotos).entries()
