@@ -64,6 +64,16 @@ struct SeedCommandTests {
     #expect(result.status == 0 && result.stdout == "added 1, replaced 0, skipped 0\n", "\(result)")
   }
 
+  @Test("seed <(…) reads a pipe the shell names, /dev/fd/N")
+  func processSubstitution() throws {
+    let bowties = BowtiesSandbox()
+    try plist([entry("Teal Bow Tie", "T")]).write(to: bowties.folder.appendingPathComponent("t"))
+    let result = try bowties.run(
+      "/bin/bash",
+      ["-c", #""$0" seed <(cat t) --store "$1""#, BowtiesSandbox.binary.path, bowties.store])
+    #expect(result.status == 0 && result.stdout == "added 1, replaced 0, skipped 0\n", "\(result)")
+  }
+
   @Test("a long seed shows a progress bar on a terminal, and never in a pipe")
   func progressBar() throws {
     let bowties = BowtiesSandbox()

@@ -69,11 +69,17 @@ public struct SeedInput: Sendable {
       case .other: break
       }
     }
+    // Read through a handle rather than Data(contentsOf:), which refuses a pipe: `seed
+    // <(gunzip -c ties.plist.gz)` reads /dev/fd/63.
+    guard let handle = FileHandle(forReadingAtPath: file.path) else {
+      throw BowTieError.inputUnreadable(path: argument, reason: "permission denied or unreadable")
+    }
+    defer { try? handle.close() }
     let data: Data
     do {
-      data = try Data(contentsOf: file)
+      data = try handle.readToEnd() ?? Data()
     } catch {
-      throw BowTieError.inputUnreadable(path: argument, reason: "permission denied or unreadable")
+      throw BowTieError.inputUnreadable(path: argument, reason: error.reason)
     }
     let detected = file.pathExtension.lowercased() == "json" ? .json : Self.sniff(data)
     return try SeedFile.parse(
