@@ -75,6 +75,40 @@ struct MaintenanceCommandTests {
     #expect(fixed.status == 0 && fixed.stdout.hasSuffix("healthy\n"), "\(fixed)")
   }
 
+  @Test("a wear before the year 1 is refused; one stored so is found by doctor, and repaired")
+  func wearDatesOutOfRange() throws {
+    let bowties = BowtiesSandbox()
+    try bowties("list")
+    let count =
+      "SELECT timesWorn, (SELECT count(*) FROM wearEvent) FROM bowTie WHERE searchKey = 'R'"
+    let before = try bowties.sqlite(count)
+    let refused = try bowties("wear", "R", "--date", "-3000y")
+    #expect(refused.status == 65, "\(refused)")
+    #expect(refused.stderr == "bowties: Red Bow Tie: wornAt is outside the years 1 to 9999\n")
+    #expect(try bowties.sqlite(count) == before)
+
+    // As a store written before the check holds it: history stops there, doctor says why.
+    try bowties.sqlite(
+      """
+      UPDATE wearEvent SET wornAt = ')'')--09-26T00:00:00.000Z'
+      WHERE tieId = (SELECT id FROM bowTie WHERE searchKey = 'R')
+      """)
+    #expect(try bowties("history").status == 74)
+    let found = try bowties("doctor")
+    #expect(found.status == 65, "\(found)")
+    #expect(
+      found.stdout.contains("problem   invalidRow  Red Bow Tie (R): wear ")
+        && found.stdout.contains("its date ')')--09-26T00:00:00.000Z' cannot be read"),
+      "\(found.stdout)")
+    let repaired = try bowties("doctor", "--repair")
+    #expect(repaired.status == 0, "\(repaired)")
+    #expect(try bowties("history").status == 0)
+    // The wear still counts, from before the history.
+    #expect(before == "10|6\n")
+    #expect(try bowties.sqlite(count) == "10|5\n")
+    #expect(try bowties("doctor").stdout.hasSuffix("healthy\n"))
+  }
+
   /// Canonical forms became composed (NFC) after fuzzing found Hangul typed as jamo not
   /// finding a tie stored precomposed: a store written before keeps jamo in its search
   /// columns, which doctor finds and --repair recomputes.

@@ -95,6 +95,7 @@ extension BowTieStore {
   /// The rows, the undo log and the photos kept outside rows, on either engine.
   func checkContents(_ checkup: inout Checkup, repairing: Bool) throws(BowTieError) {
     try checkRows(&checkup, repairing: repairing)
+    try checkWearHistory(&checkup, repairing: repairing)
     try checkUndoLog(&checkup, repairing: repairing)
     try checkPhotoFiles(&checkup, repairing: repairing)
   }
@@ -232,6 +233,53 @@ extension BowTieStore {
   /// "JPEG 480×640", or "none", for a message.
   private static func text(_ description: PhotoDescription?) -> String {
     description.map { "\($0.format.name) \($0.width)×\($0.height)" } ?? "none"
+  }
+
+  /// Wear events whose date cannot be read, at which `history` stops: text outside the
+  /// years 1 to 9999, which ISO 8601 dates cannot hold (a wear dated before the year 1
+  /// became such text). Only those are looked at, on the `wornAt` index, not every wear.
+  /// Repairing removes each from the history and keeps it in its tie's count, as a wear
+  /// from before the history.
+  private func checkWearHistory(_ checkup: inout Checkup, repairing: Bool) throws(BowTieError) {
+    let unreadable = try read { db in
+      var unreadable: [(id: Int64, tieID: String, subject: String, date: String)] = []
+      try db.forEachRow(
+        """
+        SELECT wearEvent.id, wearEvent.tieId, wearEvent.wornAt, bowTie.name, bowTie.searchKey
+        FROM wearEvent JOIN bowTie ON bowTie.id = wearEvent.tieId
+        WHERE wearEvent.wornAt < '0001-01-01' OR wearEvent.wornAt >= '9999-12-32'
+        ORDER BY wearEvent.id
+        """
+      ) { row in
+        let date: String = try row.decode("wornAt")
+        guard (try? StorageDate.parse(date)) == nil else { return }
+        let name: String = try row.decode("name")
+        let key: String = try row.decode("searchKey")
+        unreadable.append(
+          (try row.decode("id"), try row.decode("tieId"), "\(name) (\(key))", date))
+      }
+      return unreadable
+    }
+    for event in unreadable {
+      checkup.report(
+        .invalidRow, event.subject,
+        "wear \(event.id): its date '\(event.date.excerpt)' cannot be read; --repair removes "
+          + "it from the history, and it still counts",
+        repaired: repairing)
+    }
+    guard repairing, !unreadable.isEmpty else { return }
+    try write { db, _ in
+      for event in unreadable {
+        // The delete trigger takes one from timesWorn; the wear happened, so it goes back,
+        // among the wears from before the history.
+        try db.execute("DELETE FROM wearEvent WHERE id = \(event.id)")
+        try db.execute(
+          """
+          UPDATE bowTie SET timesWorn = timesWorn + 1, wearsBeforeHistory = wearsBeforeHistory + 1
+          WHERE id = \(event.tieID)
+          """)
+      }
+    }
   }
 
   /// Undo entries that cannot be undone as stored; removed when repairing, since no undo

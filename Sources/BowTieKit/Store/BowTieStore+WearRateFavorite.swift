@@ -22,6 +22,13 @@ extension BowTieStore {
           name: tie.name,
           ValidationFailure(attribute: "timesWorn", reason: "cannot go above \(Int32.max)"))
       }
+      // The tie's lastWorn keeps the later date, so the wear's own is checked too: one
+      // before the year 1 would be stored as text nothing reads back.
+      guard BowTie.lastWornRange.contains(date) else {
+        throw BowTieError.invalidTie(
+          name: tie.name,
+          ValidationFailure(attribute: "wornAt", reason: "is outside the years 1 to 9999"))
+      }
       let previousLastWorn = tie.lastWorn
       tie.timesWorn += 1
       tie.lastWorn = max(previousLastWorn ?? date, date)

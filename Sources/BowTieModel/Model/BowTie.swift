@@ -259,7 +259,7 @@ extension BowTie {
   }
 
   /// Dates the store can write as ISO 8601 text: years 1 to 9999.
-  static let lastWornRange =
+  package static let lastWornRange =
     Date(timeIntervalSince1970: -62_135_596_800)...Date(timeIntervalSince1970: 253_402_300_799)
 
   /// The most a price may be, and how many decimal places it may have.
