@@ -88,6 +88,7 @@ struct ParsingTests {
       (["rate", "R", "--", "-1"], "'-1' is not a rating"),
       (["wear", "R", "--date", "soon"], "'soon' is not a date"),
       (["wear", "R", "--date", "2999-01-01"], "'2999-01-01' is after today"),
+      (["edit", "R", "--last-worn", "2999-01-01"], "'2999-01-01' is after today"),
       (["report", "--months", "0"], "--months must be a whole number from 1 to 120, not '0'"),
       (["report", "--months", "121"], "--months must be a whole number from 1 to 120"),
       (["report", "--months=0"], "--months must be a whole number from 1 to 120, not '0'"),

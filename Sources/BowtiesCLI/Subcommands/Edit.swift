@@ -31,7 +31,7 @@ extension Bowties {
     @Option(
       parsing: .unconditional,
       help: ArgumentHelp("When it was last worn (2026-11-21, yesterday, -2d…).", valueName: "date"))
-    var lastWorn: DateArgument?
+    var lastWorn: WornDate?
 
     @OptionGroup var storeOptions: StoreOptions
     @OptionGroup var output: OutputOptions

@@ -30,8 +30,9 @@ extension Bowties {
   }
 }
 
-/// The day of a wear as typed: today or before. A later one is a typo (2062 for 2026),
-/// and would stay "last worn" through every real wear until then.
+/// The day of a wear as typed (`wear --date`, `edit --last-worn`): today or before. A
+/// later one is a typo (2062 for 2026), and would stay "last worn" through every real wear
+/// until then.
 struct WornDate: ArgumentValue, Equatable {
   var date: Date
 
