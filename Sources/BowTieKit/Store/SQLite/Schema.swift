@@ -191,14 +191,18 @@ enum Schema {
     default: break
     }
     // One statement, rather than GRDB's tableExists, which reads the whole schema.
+    let names = ownTables.map { "'\($0.lowercased())'" }.joined(separator: ", ")
     let tables = try Int.fetchOne(
       db,
       sql: """
         SELECT count(*) FROM sqlite_master
-        WHERE type = 'table' AND lower(name) IN ('bowtie', 'grdb_migrations')
+        WHERE type = 'table' AND lower(name) IN (\(names))
         """)
-    return tables == 2 ? state : .notAStore
+    return tables == ownTables.count ? state : .notAStore
   }
+
+  /// The tables every bowties store has, by which a file is told to be one.
+  static let ownTables = ["bowTie", "grdb_migrations"]
 
   /// Why the database in `db` is another program's rather than a bowties store, or nil: it
   /// has tables, and not bowties' own. Such a file is refused before anything is written
@@ -211,15 +215,14 @@ enum Schema {
         SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'
         ORDER BY name
         """)
-    let ours = tables.filter { ["bowtie", "grdb_migrations"].contains($0.lowercased()) }
-    guard !tables.isEmpty, ours.count < 2 else { return nil }
+    let present = Set(tables.map { $0.lowercased() })
+    let missing = ownTables.filter { !present.contains($0.lowercased()) }
+    guard !tables.isEmpty, let firstMissing = missing.first else { return nil }
     if tables.contains("Z_METADATA") {
       return "it is a Core Data store, not a bowties store (bowties seed FILE imports its ties)"
     }
-    if let missing = ["bowTie", "grdb_migrations"].first(where: { name in
-      !ours.contains { $0.lowercased() == name.lowercased() }
-    }), !ours.isEmpty {
-      return "it is not a bowties store or it is damaged (it has no \(missing) table)"
+    if missing.count < ownTables.count {
+      return "it is not a bowties store or it is damaged (it has no \(firstMissing) table)"
     }
     let named = tables.prefix(3).joined(separator: ", ") + (tables.count > 3 ? ", …" : "")
     return "it is not a bowties store: a SQLite database whose tables are \(named)"
