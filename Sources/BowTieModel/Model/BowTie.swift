@@ -269,7 +269,8 @@ extension BowTie {
   /// What is wrong with `price`, named as `typed` when it was typed: a `Decimal` keeps
   /// 38 digits, and the message should name what the user wrote.
   static func priceProblem(_ price: Decimal, typed: String? = nil) -> String? {
-    let shown = (typed ?? "\(price)").excerpt
+    // Only a refused price is written out: every tie of a seed is checked.
+    var shown: String { (typed ?? "\(price)").excerpt }
     if price.isNaN { return "is not a number" }
     if price < 0 { return "\(shown) is negative" }
     if price > maximumPrice { return "\(shown) is above \(maximumPrice)" }
