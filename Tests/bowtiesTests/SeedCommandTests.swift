@@ -74,6 +74,21 @@ struct SeedCommandTests {
     #expect(result.status == 0 && result.stdout == "added 1, replaced 0, skipped 0\n", "\(result)")
   }
 
+  @Test("seed - with standard input closed, or redirected from a folder: exit 66, no crash")
+  func unreadableStandardInput() throws {
+    let bowties = BowtiesSandbox()
+    try bowties("list")
+    let before = try bowties("list", "--json").stdout
+    for (redirect, reason) in [("<&-", "bad file descriptor"), ("< .", "is a directory")] {
+      let result = try bowties.run(
+        "/bin/bash",
+        ["-c", #""$0" seed - --store "$1" "# + redirect, BowtiesSandbox.binary.path, bowties.store])
+      #expect(result.status == 66, "\(redirect): \(result)")
+      #expect(result.stderr == "bowties: cannot read standard input: \(reason)\n", "\(result)")
+    }
+    #expect(try bowties("list", "--json").stdout == before)
+  }
+
   @Test("a long seed shows a progress bar on a terminal, and never in a pipe")
   func progressBar() throws {
     let bowties = BowtiesSandbox()

@@ -18,15 +18,11 @@ public struct SeedInput: Sendable {
   }
 
   /// Reads and checks every entry; nothing is stored.
-  ///
-  /// - Parameter standardInput: reads standard input whole, for the argument `-`.
-  public func entries(
-    standardInput: () -> Data = { FileHandle.standardInput.readDataToEndOfFile() }
-  ) throws(BowTieError) -> [SeedEntry] {
+  public func entries() throws(BowTieError) -> [SeedEntry] {
     guard let argument else { return try SampleData.entries(photos: photos) }
     let currentFolder = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
     if argument == "-" {
-      let data = standardInput()
+      let data = try Self.readAll(FileHandle.standardInput, named: "standard input")
       if ForeignSQLiteFile.kind(of: data.prefix(16)) == .database {
         throw BowTieError.invalidSeedFile(
           source: "standard input",
@@ -75,17 +71,25 @@ public struct SeedInput: Sendable {
       throw BowTieError.inputUnreadable(path: argument, reason: "permission denied or unreadable")
     }
     defer { try? handle.close() }
-    let data: Data
-    do {
-      data = try handle.readToEnd() ?? Data()
-    } catch {
-      throw BowTieError.inputUnreadable(path: argument, reason: error.reason)
-    }
+    let data = try Self.readAll(handle, named: argument)
     let detected = file.pathExtension.lowercased() == "json" ? .json : Self.sniff(data)
     return try SeedFile.parse(
       data, source: argument,
       images: photos ? .folder(ExportFolder.images(beside: file)) : .skipped,
       format: format ?? detected)
+  }
+
+  /// Reads `handle` to its end with the throwing call: the non-throwing
+  /// `readDataToEndOfFile()` traps on a read error, such as a closed standard input or one
+  /// redirected from a folder.
+  private static func readAll(_ handle: FileHandle, named name: String) throws(BowTieError)
+    -> Data
+  {
+    do {
+      return try handle.readToEnd() ?? Data()
+    } catch {
+      throw BowTieError.inputUnreadable(path: name, reason: error.reason)
+    }
   }
 
   /// JSON starts with "[" or "{" after white space; anything else is taken for a plist,

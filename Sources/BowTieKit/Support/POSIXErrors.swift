@@ -16,6 +16,14 @@ extension Error {
     if let posix = self as? POSIXError {
       return String(cString: strerror(posix.code.rawValue)).lowercased()
     }
+    // Foundation's file calls wrap the system's error in a Cocoa one whose own text is
+    // "(null)"; the wrapped errno is the reason.
+    let cocoa = self as NSError
+    if let code = [cocoa, cocoa.userInfo[NSUnderlyingErrorKey] as? NSError]
+      .compactMap({ $0 }).first(where: { $0.domain == NSPOSIXErrorDomain })?.code
+    {
+      return String(cString: strerror(Int32(code))).lowercased()
+    }
     return (self as? LocalizedError)?.errorDescription ?? "\(self)"
   }
 }
