@@ -282,6 +282,32 @@ struct FileSystemFailureTests {
     }
   }
 
+  @Test(
+    "a disk with no room left for the store's log: reads and writes exit 74 and say so",
+    .enabled(if: ScratchMount.available))
+  func noRoomForTheLog() throws {
+    try withMountedStore { bowties, _, before in
+      let filler = bowties.folder.appendingPathComponent("filler")
+      #expect(FileManager.default.createFile(atPath: filler.path, contents: nil))
+      let handle = try FileHandle(forWritingTo: filler)
+      let block = Data(count: 4096)
+      while (try? handle.write(contentsOf: block)) != nil {}
+      try handle.close()
+
+      for command in [["list"], ["show", "R"], ["wear", "R"]] {
+        let result = try bowties(command, store: bowties.store)
+        #expect(result.status == 74, "\(command): \(result)")
+        #expect(
+          result.stderr == "bowties: cannot use the store \(bowties.store): disk I/O error "
+            + "(no space left on device)\n", "\(command): \(result)")
+      }
+      #expect(try Data(contentsOf: URL(fileURLWithPath: bowties.store)) == before)
+
+      try FileManager.default.removeItem(at: filler)
+      #expect(try bowties("wear", "R").status == 0)
+    }
+  }
+
   /// Runs `body` on a store of the sample ties on a 2 MB tmpfs mounted over the test's
   /// folder, with the store's bytes as they were before `body` ran.
   private func withMountedStore(_ body: (BowtiesSandbox, ScratchMount, Data) throws -> Void) throws

@@ -33,13 +33,15 @@ extension SQLiteEngine {
   /// header, and a store's file is in WAL mode already: only a file that is not (a new
   /// one, a backup, another program's) is looked at further.
   @Sendable static func prepareStore(_ db: Database) throws {
-    if try String.fetchOne(db, sql: "PRAGMA journal_mode") != "wal" {
-      if let reason = try Schema.foreignDatabase(db) {
-        throw BowTieError.storeUnreadable(path: "", reason: reason)
+    try db.namingSystemErrors {
+      if try String.fetchOne(db, sql: "PRAGMA journal_mode") != "wal" {
+        if let reason = try Schema.foreignDatabase(db) {
+          throw BowTieError.storeUnreadable(path: "", reason: reason)
+        }
+        try db.execute(sql: "PRAGMA journal_mode = WAL")
       }
-      try db.execute(sql: "PRAGMA journal_mode = WAL")
+      try db.execute(sql: "PRAGMA synchronous = NORMAL")
     }
-    try db.execute(sql: "PRAGMA synchronous = NORMAL")
   }
 
   /// The file whose lock serializes migrations of the store at `url`.

@@ -1,6 +1,7 @@
 import BowTieModel
 import Foundation
 import GRDB
+import GRDBSQLite
 
 #if canImport(Glibc)
   import Glibc
@@ -36,6 +37,28 @@ extension SQLiteEngine {
       }
     default:
       return .storeUnreadable(path: path, reason: error.reason)
+    }
+  }
+}
+
+extension Database {
+  /// Runs `body`, adding the system's reason to SQLite's "disk I/O error" and "unable to
+  /// open database file", which name none: the connection keeps the error number of the
+  /// call that failed, such as "no space left on device" on a full disk, where the log or
+  /// its index cannot grow, and even a read fails.
+  func namingSystemErrors<T>(_ body: () throws -> T) throws -> T {
+    do {
+      return try body()
+    } catch let error as DatabaseError
+      where error.resultCode == .SQLITE_IOERR || error.resultCode == .SQLITE_CANTOPEN
+    {
+      let code = sqlite3_system_errno(sqliteConnection)
+      guard code > 0 else { throw error }
+      let reason = String(cString: strerror(code)).lowercased()
+      throw DatabaseError(
+        resultCode: error.extendedResultCode,
+        message: "\(error.message ?? "\(error.resultCode)") (\(reason))",
+        sql: error.sql, arguments: error.arguments)
     }
   }
 }

@@ -58,7 +58,9 @@ struct SQLiteEngine: StoreEngine {
 
   func read<T>(_ body: (any SQLConnection) throws -> T) throws(BowTieError) -> T {
     do {
-      let result = try dbWriter.read { db in try body(SQLiteConnection(db: db)) }
+      let result = try dbWriter.read { db in
+        try db.namingSystemErrors { try body(SQLiteConnection(db: db)) }
+      }
       try unlocked?.check()
       return result
     } catch {
@@ -81,17 +83,19 @@ struct SQLiteEngine: StoreEngine {
     do {
       let result = try dbWriter.writeWithoutTransaction { db in
         var result: T?
-        try db.inTransaction(.immediate) {
-          do {
-            result = try body(SQLiteConnection(db: db), changes)
-          } catch {
+        try db.namingSystemErrors {
+          try db.inTransaction(.immediate) {
+            do {
+              result = try body(SQLiteConnection(db: db), changes)
+            } catch {
+              photos.remove(changes.created)
+              throw error
+            }
+            guard rollingBack else { return .commit }
             photos.remove(changes.created)
-            throw error
+            changes.released.removeAll()
+            return .rollback
           }
-          guard rollingBack else { return .commit }
-          photos.remove(changes.created)
-          changes.released.removeAll()
-          return .rollback
         }
         guard let result else { throw BowTieError.storeUnreadable(path: "", reason: "no result") }
         return result
