@@ -381,9 +381,58 @@ struct CommandTests {
     #expect(try bowties(["doctor"], store: copy).status == 0)
     let itself = try bowties("backup", bowties.store, "--force")
     #expect(itself.status == 73)
-    #expect(
-      itself.stderr == "bowties: cannot write \(bowties.store): it is the store being backed up\n")
+    #expect(itself.stderr == "bowties: cannot write \(bowties.store): it is the store itself\n")
     #expect(try bowties("show", "R").stdout.contains("Photo       PNG 260×260"))
+  }
+
+  @Test("no --output, even with --force, replaces the store, its log or a link to it: exit 73")
+  func outputOverTheStore() throws {
+    let bowties = BowtiesSandbox()
+    try bowties("list")
+    let before = try Data(contentsOf: URL(fileURLWithPath: bowties.store))
+    let fileManager = FileManager.default
+    try fileManager.createSymbolicLink(
+      atPath: bowties.folder.appendingPathComponent("link.sqlite").path,
+      withDestinationPath: bowties.store)
+    try fileManager.createSymbolicLink(
+      atPath: bowties.folder.appendingPathComponent("here").path,
+      withDestinationPath: bowties.folder.path)
+    let store = bowties.store
+    let cases: [([String], String)] = [
+      (["report", "--output", store, "--force"], "\(store): it is the store itself"),
+      (
+        ["report", "--output", "here/BowTies.sqlite"], "here/BowTies.sqlite: it is the store itself"
+      ),
+      (["export", "--output", "link.sqlite", "--force"], "link.sqlite: it is the store itself"),
+      (
+        ["report", "--output", store + "-wal", "--force"],
+        "\(store)-wal: it is the store's write-ahead log"
+      ),
+      (
+        ["export", "--output", store + "-shm", "--force"],
+        "\(store)-shm: it is the store's shared-memory index"
+      ),
+      (["backup", store + "-wal", "--force"], "\(store)-wal: it is the store's write-ahead log"),
+      (["backup", "link.sqlite", "--force"], "link.sqlite: it is the store itself"),
+    ]
+    for (arguments, message) in cases {
+      let result = try bowties(arguments, store: store)
+      #expect(result.status == 73, "\(arguments): \(result)")
+      #expect(result.stderr.hasPrefix("bowties: cannot write "), "\(arguments): \(result)")
+      #expect(result.stderr.hasSuffix(message + "\n"), "\(arguments): \(result)")
+    }
+    // A photo's file name is checked against its format first: a store named without an
+    // extension.
+    let plain = bowties.folder.appendingPathComponent("ties").path
+    #expect(try bowties(["list"], store: plain).status == 0)
+    let photo = try bowties(["photo", "R", "--output", "here/ties", "--force"], store: plain)
+    #expect(photo.status == 73 && photo.stderr.hasSuffix("here/ties: it is the store itself\n"))
+    #expect(try bowties(["doctor"], store: plain).status == 0)
+    #expect(try Data(contentsOf: URL(fileURLWithPath: store)) == before)
+    #expect(
+      try fileManager.destinationOfSymbolicLink(atPath: "\(bowties.folder.path)/link.sqlite")
+        == store)
+    #expect(try bowties("doctor").status == 0)
   }
 
   @Test("photo --output - refuses a terminal, and writes the bytes into a pipe")

@@ -65,6 +65,14 @@ public struct BowTieStore: Sendable {
     try engine.close()
   }
 
+  /// Refuses `file` as a file to write (exit 73) when it is one of the store's own files
+  /// (``StoreEngine/ownFile(_:)``): the store itself, or its log.
+  public func refuseOwnFile(_ file: URL) throws(BowTieError) {
+    if let reason = engine.ownFile(file) {
+      throw .outputUnwritable(path: file.path, reason: reason)
+    }
+  }
+
   package var dialect: any SQLDialect { engine.dialect }
 
   // MARK: - Access

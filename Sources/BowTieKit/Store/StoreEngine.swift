@@ -60,6 +60,16 @@ public protocol StoreEngine: Sendable {
 
   /// Closes the connection. The store must not be used afterwards.
   func close() throws(BowTieError)
+
+  /// Why a file written at `url` would replace one of the store's own files, or nil. Every
+  /// file bowties writes is renamed into place: `--force` would otherwise put a report in
+  /// place of the store, or of the log it is about to fold back. An engine whose store is
+  /// no file has none (the default).
+  func ownFile(_ url: URL) -> String?
+}
+
+extension StoreEngine {
+  public func ownFile(_ url: URL) -> String? { nil }
 }
 
 /// What a write transaction does with photos kept outside their ties' rows (those above

@@ -52,7 +52,9 @@ extension Bowties {
         return
       }
       guard ExportFolder.isFolder(output) else {
-        try AtomicFile.write(to: URL(fileURLWithPath: output), replacing: outputFile.force) {
+        let file = URL(fileURLWithPath: output)
+        try store.refuseOwnFile(file)
+        try AtomicFile.write(to: file, replacing: outputFile.force) {
           document throws(BowTieError) in
           _ = try exporter.write(
             from: store, toFolder: false, to: &document, image: noImages, warn: warn)

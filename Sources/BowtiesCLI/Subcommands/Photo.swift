@@ -53,6 +53,7 @@ extension Bowties {
         let folder = URL(fileURLWithPath: output, isDirectory: true)
         try AtomicFile.createFolder(folder)
         let file = folder.appendingPathComponent(name)
+        try store.refuseOwnFile(file)
         try AtomicFile.write(data, to: file, replacing: outputFile.force)
         try StandardOutput.write { $0.write(file.path + "\n") }
         return
@@ -65,6 +66,7 @@ extension Bowties {
             + "\(file.deletingPathExtension().lastPathComponent).\(format.fileExtension), or give a folder"
         )
       }
+      try store.refuseOwnFile(file)
       try AtomicFile.write(data, to: file, replacing: outputFile.force)
     }
   }

@@ -72,7 +72,9 @@ extension Bowties {
         limit: all ? nil : limit?.value ?? ReportBuilder.defaultLimit)
       let locale = Terminal.locale
       if let output, output != "-" {
-        try AtomicFile.write(to: URL(fileURLWithPath: output), replacing: outputFile.force) {
+        let file = URL(fileURLWithPath: output)
+        try store.refuseOwnFile(file)
+        try AtomicFile.write(to: file, replacing: outputFile.force) {
           file throws(BowTieError) in
           try builder.write(from: store, as: format, locale: locale, to: &file)
         }

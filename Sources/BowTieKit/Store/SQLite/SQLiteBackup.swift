@@ -219,9 +219,8 @@ struct BackupFile {
     var info = stat()
     let exists = lstat(destination.path, &info) == 0
     if exists && !replacing { throw AtomicFile.existing(destination) }
-    var own = stat()
-    if exists, stat(store, &own) == 0, own.st_dev == info.st_dev, own.st_ino == info.st_ino {
-      throw .outputUnwritable(path: destination.path, reason: "it is the store being backed up")
+    if let reason = SQLiteStoreFile.ownFile(destination, ofStoreAt: store) {
+      throw .outputUnwritable(path: destination.path, reason: reason)
     }
     let folder = destination.deletingLastPathComponent()
     let temporary = folder.appendingPathComponent(

@@ -139,6 +139,10 @@ struct SQLiteEngine: StoreEngine {
       throw storeError(error)
     }
   }
+
+  func ownFile(_ url: URL) -> String? {
+    SQLiteStoreFile.ownFile(url, ofStoreAt: displayName)
+  }
 }
 
 // MARK: - Photo files

@@ -40,6 +40,37 @@ struct SQLiteStoreFile: StoreAddress {
   }
 }
 
+extension SQLiteStoreFile {
+  /// The files SQLite keeps under a store's name, by the suffix of their names.
+  private static let files = [
+    ("", "it is the store itself"), ("-wal", "it is the store's write-ahead log"),
+    ("-shm", "it is the store's shared-memory index"),
+    ("-journal", "it is the store's rollback journal"),
+  ]
+
+  /// Why a file renamed into place at `url` would take the place of a file of the store at
+  /// `store`, or nil: when `url` names one of them, through whatever links in its folders,
+  /// or is a link to the store, which would then name the new file.
+  static func ownFile(_ url: URL, ofStoreAt store: String) -> String? {
+    guard let own = realpath(store, nil) else { return nil }
+    defer { free(own) }
+    let ownPath = String(cString: own)
+    var target = stat()
+    var storeInfo = stat()
+    if stat(url.path, &target) == 0, stat(ownPath, &storeInfo) == 0,
+      target.st_dev == storeInfo.st_dev, target.st_ino == storeInfo.st_ino
+    {
+      return files[0].1
+    }
+    let name = url.standardizedFileURL
+    guard let folder = realpath(name.deletingLastPathComponent().path, nil) else { return nil }
+    defer { free(folder) }
+    let path = URL(fileURLWithPath: String(cString: folder))
+      .appendingPathComponent(name.lastPathComponent).path
+    return files.first { ownPath + $0.0 == path }?.1
+  }
+}
+
 extension BowTieStore {
   /// Opens the SQLite store file at `url`, creating it when it does not exist.
   ///
