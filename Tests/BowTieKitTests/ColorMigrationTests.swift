@@ -120,8 +120,9 @@ import Testing
     let store = try folder.openStore()
     try store.closeDatabase()
     let summary = try BowTieStore.restore(
-      from: old.storeURL, to: StoreLocation.address(explicitPath: folder.storeURL.path))
-    #expect(summary.ties == 5)
+      from: old.storeURL, to: StoreLocation.address(explicitPath: folder.storeURL.path),
+      confirming: { true })
+    #expect(summary?.ties == 5)
     let restored = try folder.openStore()
     #expect(try restored.tie(matching: "R").tintColor == Self.red)
     try restored.closeDatabase()

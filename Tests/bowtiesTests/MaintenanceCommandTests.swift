@@ -200,20 +200,41 @@ struct MaintenanceCommandTests {
     #expect(again.status == 73 && again.stderr.contains("already exists"))
   }
 
-  @Test("restore asks for --yes without a terminal, and refuses a damaged backup")
+  @Test("restore refuses a damaged or missing backup first, then asks for --yes without a terminal")
   func restoreRefusals() throws {
     let bowties = BowtiesSandbox()
     try bowties("list")
+    #expect(try bowties("backup", "backup.sqlite").status == 0)
+    try bowties("wear", "R")
     let before = try bowties.sqlite(".dump")
-    let noYes = try bowties("restore", "elsewhere.sqlite")
-    #expect(noYes.status == 64 && noYes.stderr.contains("--yes"))
+    let noYes = try bowties("restore", "backup.sqlite")
+    #expect(noYes.status == 64, "\(noYes)")
+    #expect(
+      noYes.stderr
+        == "bowties: restore asks before replacing the store, which needs a terminal: add --yes\n")
     let damaged = bowties.folder.appendingPathComponent("damaged.sqlite")
     try Data(repeating: 0x42, count: 8192).write(to: damaged)
-    let refused = try bowties("restore", damaged.path, "--yes")
-    #expect(refused.status == 66 && refused.stderr.contains("not a usable bowties backup"))
-    let missing = try bowties("restore", "nowhere.sqlite", "--yes")
-    #expect(missing.status == 66, "\(missing)")
+    // With --yes or without it: the file is not a backup, whether or not one may be asked.
+    for yes in [["--yes"], []] {
+      let refused = try bowties(["restore", damaged.path] + yes, store: bowties.store)
+      #expect(refused.status == 66 && refused.stderr.contains("not a usable bowties backup"))
+      let missing = try bowties(["restore", "nowhere.sqlite"] + yes, store: bowties.store)
+      #expect(missing.status == 66, "\(missing)")
+    }
     #expect(try bowties.sqlite(".dump") == before)
+  }
+
+  @Test("remove of a tie that is not there says so, with or without a terminal")
+  func removeMissing() throws {
+    let bowties = BowtiesSandbox()
+    try bowties("list")
+    let missing = try bowties("remove", "Plaid")
+    #expect(missing.status == 1 && missing.stderr == "bowties: no tie matches 'Plaid'\n")
+    let refused = try bowties("remove", "R")
+    #expect(refused.status == 64, "\(refused)")
+    #expect(
+      refused.stderr == "bowties: remove asks before removing, which needs a terminal: add --yes\n")
+    #expect(try bowties.sqlite("SELECT count(*) FROM bowTie") == "7\n")
   }
 
   @Test("a backup from an older bowties restores, migrated in a copy; the backup stays as it was")

@@ -25,12 +25,14 @@ extension BowTieStore {
     try engine.backup(to: destination, replacing: replacing)
   }
 
-  /// Replaces the store at `address` with the backup at `source`
-  /// (``StoreAddress/restore(from:)``).
-  public static func restore(from source: URL, to address: any StoreAddress)
-    throws(BowTieError) -> BackupSummary
-  {
-    try address.restore(from: source)
+  /// Replaces the store at `address` with the backup at `source` once the backup is
+  /// checked and `confirm` says yes; nil when it says no
+  /// (``StoreAddress/restore(from:confirming:)``).
+  public static func restore(
+    from source: URL, to address: any StoreAddress,
+    confirming confirm: () throws(BowTieError) -> Bool
+  ) throws(BowTieError) -> BackupSummary? {
+    try address.restore(from: source, confirming: confirm)
   }
 }
 

@@ -35,9 +35,11 @@ public protocol StoreAddress: Sendable {
 
   /// Replaces the store with the backup at `source`, photos included, creating it where
   /// there is none yet: processes using it see the old inventory or the restored one. The
-  /// backup is checked first and never changed. By default the rows are copied in one
+  /// backup is checked first and never changed; then `confirm` is asked, and nil returned,
+  /// with nothing changed, when it says no. By default the rows are copied in one
   /// transaction.
-  func restore(from source: URL) throws(BowTieError) -> BackupSummary
+  func restore(from source: URL, confirming confirm: () throws(BowTieError) -> Bool)
+    throws(BowTieError) -> BackupSummary?
 }
 
 extension StoreAddress {

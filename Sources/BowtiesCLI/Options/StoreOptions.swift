@@ -29,14 +29,12 @@ struct StoreOptions: ParsableArguments {
     try address().checkup(repairing: repairing, opening: open)
   }
 
-  /// Replaces the store with the backup at `source`.
-  func restore(from source: URL) throws -> BackupSummary {
-    try BowTieStore.restore(from: source, to: address())
-  }
-
-  /// The store as a question names it. A URI is not repeated: it may hold a password.
-  func nameForQuestion() throws -> String {
-    try address().nameForQuestion
+  /// Replaces the store with the backup at `source`, once it is checked and `confirm`
+  /// says yes; nil when it says no.
+  func restore(from source: URL, confirming confirm: () throws(BowTieError) -> Bool) throws
+    -> BackupSummary?
+  {
+    try BowTieStore.restore(from: source, to: address(), confirming: confirm)
   }
 }
 

@@ -20,14 +20,16 @@ extension Bowties {
 
     func validate() throws {
       guard !ties.isEmpty else { throw ValidationError("Missing expected argument '<tie>'") }
-      if !yes && !Terminal.standardInputIsTerminal {
-        throw ValidationError("remove asks before removing, which needs a terminal: add --yes")
-      }
     }
 
     func run(store: BowTieStore) throws {
       if !yes {
+        // The ties first: one that is not there is said so, on a terminal or not.
         let found = try ties.map { try store.tie(matching: $0) }
+        guard Terminal.standardInputIsTerminal else {
+          throw BowTieError.usage(
+            "remove asks before removing, which needs a terminal: add --yes")
+        }
         let names = found.map { "\($0.name) (\($0.searchKey))" }.joined(separator: ", ")
         let answer = Terminal.ask("Remove \(names)? [y/N] ")?.lowercased()
         guard answer == "y" || answer == "yes" else {

@@ -26,25 +26,18 @@ extension Bowties {
 
     func validate() throws {
       try ValidationError.checkPath(path, named: "<path>")
-      if !yes && !Terminal.standardInputIsTerminal {
-        throw ValidationError(
-          "restore asks before replacing the store, which needs a terminal: add --yes")
-      }
     }
 
     // Restoring replaces the store without opening it.
     func run(in _: CommandContext) throws {
       let source = URL(fileURLWithPath: path).standardizedFileURL
-      if !yes {
-        let store = try storeOptions.nameForQuestion()
-        let answer = Terminal.ask("Replace \(store) with the backup \(source.path)? [y/N] ")?
-          .lowercased()
-        guard answer == "y" || answer == "yes" else {
-          Terminal.note("nothing restored")
-          return
-        }
+      let restored = try storeOptions.restore(from: source) { () throws(BowTieError) in
+        try confirm(source)
       }
-      let summary = try storeOptions.restore(from: source)
+      guard let summary = restored else {
+        Terminal.note("nothing restored")
+        return
+      }
       if output.json {
         try TieOutput(json: true).printJSON(summary)
       } else {
@@ -52,6 +45,19 @@ extension Bowties {
           "restored \(summary.ties) ties and \(summary.photoFiles) photo files into \(summary.path)"
         )
       }
+    }
+
+    /// Asked once the backup is known to be one: a file that is not is refused as such,
+    /// on a terminal or not.
+    private func confirm(_ source: URL) throws(BowTieError) -> Bool {
+      if yes { return true }
+      guard Terminal.standardInputIsTerminal else {
+        throw .usage("restore asks before replacing the store, which needs a terminal: add --yes")
+      }
+      let store = try storeOptions.address().nameForQuestion
+      let answer = Terminal.ask("Replace \(store) with the backup \(source.path)? [y/N] ")?
+        .lowercased()
+      return answer == "y" || answer == "yes"
     }
   }
 }

@@ -99,7 +99,7 @@ extension SQLiteEngine {
   }
 
   /// Replaces the store at `url` with the backup at `source`, photos included, creating
-  /// it when there is none.
+  /// it when there is none, once `confirm` says yes.
   ///
   /// The backup is checked first (``BackupFile/init(checking:)``) and never modified. Its
   /// database is copied into the live store with the online backup API, which takes the
@@ -107,9 +107,12 @@ extension SQLiteEngine {
   /// inventory or the restored one. The backup's photo files are put in place before,
   /// under the photo-writes marker, so an interrupted restore leaves the old store with
   /// at most some files that the next open sweeps away.
-  static func restore(from source: URL, to url: URL) throws(BowTieError) -> BackupSummary {
+  static func restore(
+    from source: URL, to url: URL, confirming confirm: () throws(BowTieError) -> Bool
+  ) throws(BowTieError) -> BackupSummary? {
     let backup = try BackupFile(checking: source)
     defer { backup.close() }
+    guard try confirm() else { return nil }
     let names = backup.photoNames
     do {
       let (store, _) = try open(at: url)
@@ -179,9 +182,12 @@ extension StoreAddress {
   /// The backup is restored into a store of an engine without a way of its own in one
   /// transaction, row by row, which creates the store if there is none yet; the photos of
   /// the replaced inventory go after.
-  public func restore(from source: URL) throws(BowTieError) -> BackupSummary {
+  public func restore(from source: URL, confirming confirm: () throws(BowTieError) -> Bool)
+    throws(BowTieError) -> BackupSummary?
+  {
     let backup = try BackupFile(checking: source)
     defer { backup.close() }
+    guard try confirm() else { return nil }
     var copied: StoreTransfer.Copied?
     let (store, created) = try open { store in
       copied = try StoreTransfer.replace(contentsOf: store.engine, with: backup.engine)

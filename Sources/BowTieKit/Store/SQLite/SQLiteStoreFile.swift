@@ -35,8 +35,10 @@ struct SQLiteStoreFile: StoreAddress {
     (url.path, try SQLiteEngine.checkup(at: url, repairing: repairing))
   }
 
-  func restore(from source: URL) throws(BowTieError) -> BackupSummary {
-    try SQLiteEngine.restore(from: source, to: url)
+  func restore(from source: URL, confirming confirm: () throws(BowTieError) -> Bool)
+    throws(BowTieError) -> BackupSummary?
+  {
+    try SQLiteEngine.restore(from: source, to: url, confirming: confirm)
   }
 }
 
