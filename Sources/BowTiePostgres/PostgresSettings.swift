@@ -2,6 +2,10 @@ import BowTieKit
 import BowTieModel
 import Foundation
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// How to reach a PostgreSQL store: a connection URI read as libpq reads one, with psql's
 /// environment variables and password file filling in what it leaves out, so that a
 /// user's existing set-up works as it does for `psql`.
@@ -69,6 +73,13 @@ public struct PostgresSettings: Sendable, Equatable {
     return lowercased.hasPrefix("postgresql://") || lowercased.hasPrefix("postgres://")
   }
 
+  /// The name of the account this process runs as, from the password database.
+  static func accountName() -> String? {
+    guard let entry = getpwuid(geteuid()), let name = entry.pointee.pw_name else { return nil }
+    let text = String(cString: name)
+    return text.isEmpty ? nil : text
+  }
+
   /// The parameters a URI's query may set. Others are refused, as libpq refuses them.
   static let knownParameters: Set<String> = [
     "host", "port", "user", "password", "dbname", "sslmode", "sslrootcert", "connect_timeout",
@@ -129,10 +140,15 @@ public struct PostgresSettings: Sendable, Equatable {
       case let name?: .tcp(host: name, port: port)
       }
 
+    // libpq's last default is the account the process runs as, which a container or a
+    // service may start without USER.
     guard
       let user = value("user", components.percentEncodedUser?.removingPercentEncoding, "PGUSER")
-        ?? environment["USER"].flatMap({ $0.isEmpty ? nil : $0 })
-    else { throw refuse("it names no user, and neither PGUSER nor USER is set") }
+        ?? environment["USER"].flatMap({ $0.isEmpty ? nil : $0 }) ?? accountName()
+    else {
+      throw refuse(
+        "it names no user, neither PGUSER nor USER is set, and uid \(geteuid()) has no name")
+    }
     let database = value("dbname", pathName, "PGDATABASE") ?? user
 
     let modeText = value("sslmode", nil, "PGSSLMODE") ?? TLSMode.prefer.rawValue

@@ -32,6 +32,16 @@ struct PostgresSettingsTests {
   @Test("what the URI leaves out comes from PG variables, then libpq's defaults")
   func variablesAndDefaults() throws {
     let bare = try read("postgres://", ["USER": "alice"])
+    // Without USER, the account the process runs as, as psql does: what `id -un` says.
+    let id = Process()
+    id.executableURL = URL(fileURLWithPath: "/usr/bin/id")
+    id.arguments = ["-un"]
+    let pipe = Pipe()
+    id.standardOutput = pipe
+    try id.run()
+    let account = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    id.waitUntilExit()
+    #expect(try read("postgres://", [:]).user + "\n" == account)
     #expect(bare.endpoint == .unixSocket(folder: "/var/run/postgresql", port: 5432))
     #expect(bare.endpoint.socketPath == "/var/run/postgresql/.s.PGSQL.5432")
     #expect(bare.user == "alice" && bare.database == "alice" && bare.password == nil)
