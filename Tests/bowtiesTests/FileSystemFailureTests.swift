@@ -294,7 +294,9 @@ struct FileSystemFailureTests {
       while (try? handle.write(contentsOf: block)) != nil {}
       try handle.close()
 
-      for command in [["list"], ["show", "R"], ["wear", "R"]] {
+      // The backup would go outside the full file system.
+      let copy = NSTemporaryDirectory() + "bowties-no-room-\(UUID().uuidString).sqlite"
+      for command in [["list"], ["show", "R"], ["wear", "R"], ["doctor"], ["backup", copy]] {
         let result = try bowties(command, store: bowties.store)
         #expect(result.status == 74, "\(command): \(result)")
         #expect(

@@ -18,10 +18,16 @@ extension SQLiteEngine {
     return config
   }
 
-  /// A connection that runs `pragmas` as it opens.
+  /// A connection that runs `pragmas` as it opens, then reads the schema: the first read,
+  /// which GRDB's own check would make next, is made where a failure can name its cause
+  /// (``GRDB/Database/namingSystemErrors(_:)``).
   static func configuration(busyTimeout: TimeInterval, pragmas: String) -> Configuration {
-    guard !pragmas.isEmpty else { return configuration(busyTimeout: busyTimeout, prepare: nil) }
-    return configuration(busyTimeout: busyTimeout) { db in try db.execute(sql: pragmas) }
+    configuration(busyTimeout: busyTimeout) { db in
+      try db.namingSystemErrors {
+        try db.execute(sql: pragmas)
+        _ = try Row.fetchOne(db, sql: "SELECT * FROM sqlite_master LIMIT 1")
+      }
+    }
   }
 
   /// Puts a store's file in WAL mode, unless it is another program's database
