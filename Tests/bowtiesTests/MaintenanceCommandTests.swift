@@ -109,6 +109,65 @@ struct MaintenanceCommandTests {
     #expect(try bowties("doctor").stdout.hasSuffix("healthy\n"))
   }
 
+  @Test(
+    "values another tool wrote that cannot be read: doctor --repair clears those a tie can do without"
+  )
+  func unreadableOptionalValues() throws {
+    let bowties = BowtiesSandbox()
+    try bowties("list")
+    // A date as a Julian day, a price in words, a link as bytes or as no absolute URL.
+    try bowties.sqlite(
+      """
+      UPDATE bowTie SET lastWorn = 2461371.5 WHERE searchKey = 'O';
+      UPDATE bowTie SET price = 'twelve', currency = 'EUR' WHERE searchKey = 'Y';
+      UPDATE bowTie SET url = x'00ff' WHERE searchKey = 'G';
+      UPDATE bowTie SET url = 'javascript:alert(1)' WHERE searchKey = 'I';
+      """)
+    let blocked = try bowties("list")
+    #expect(blocked.status == 74, "\(blocked)")
+    let found = try bowties("doctor")
+    #expect(found.status == 65)
+    for line in [
+      "problem   invalidRow  row 0B0771E5-0000-4000-8000-000000000002: cannot be read: a row's "
+        + "date '2461371.5' cannot be read; --repair clears its lastWorn (lastWorn becomes its "
+        + "last recorded wear, if any)",
+      "problem   invalidRow  row 0B0771E5-0000-4000-8000-000000000003: cannot be read: a row's "
+        + "price 'twelve' is not a number; --repair clears its price",
+      "problem   invalidRow  row 0B0771E5-0000-4000-8000-000000000004: cannot be read: a row's "
+        + "url cannot be read (2 bytes); --repair clears its url",
+      "problem   invalidRow  Indigo Bow Tie (I): url 'javascript:alert(1)' is not an absolute "
+        + "URL; --repair clears its url",
+    ] {
+      #expect(found.stdout.contains(line + "\n"), "\(found.stdout)")
+    }
+    let repaired = try bowties("doctor", "--repair")
+    #expect(repaired.status == 0, "\(repaired)")
+    #expect(try bowties("doctor").stdout.hasSuffix("healthy\n"))
+    // O's last wear in its history; nothing else of the ties changed.
+    let lastWear = try bowties.sqlite(
+      "SELECT max(wornAt) FROM wearEvent JOIN bowTie ON bowTie.id = tieId WHERE searchKey = 'O'")
+    #expect(lastWear.hasPrefix("2026-"))
+    #expect(
+      try bowties.sqlite(
+        """
+        SELECT searchKey, lastWorn, price IS NULL AND currency IS NULL, url IS NULL FROM bowTie
+        WHERE searchKey IN ('O', 'Y', 'G', 'I') ORDER BY searchKey
+        """)
+        == "G|2026-11-01T18:45:00.000Z|1|1\nI||1|1\nO|\(lastWear.dropLast())|1|0\n"
+        + "Y|2026-06-21T12:00:00.000Z|1|0\n")
+    #expect(try bowties("list").status == 0)
+
+    // An id that is no UUID is the tie's identity: reported, never rewritten.
+    try bowties.sqlite("UPDATE bowTie SET id = 'tie-7' WHERE searchKey = 'V'")
+    let identity = try bowties("doctor", "--repair")
+    #expect(identity.status == 65)
+    #expect(
+      identity.stdout.contains(
+        "problem   invalidRow  row tie-7: cannot be read: a row's id 'tie-7' is not a UUID\n"),
+      "\(identity.stdout)")
+    #expect(try bowties.sqlite("SELECT count(*) FROM bowTie WHERE id = 'tie-7'") == "1\n")
+  }
+
   /// Canonical forms became composed (NFC) after fuzzing found Hangul typed as jamo not
   /// finding a tie stored precomposed: a store written before keeps jamo in its search
   /// columns, which doctor finds and --repair recomputes.

@@ -106,6 +106,7 @@ extension BowTieStore {
     var fixes: [(id: String, key: String, name: String, wearsBeforeHistory: Int32)] = []
     var photoFixes: [String] = []
     var photoNamesToClear: [String] = []
+    var unreadableValues: [(id: String, columns: [String])] = []
     try read { db in
       try db.forEachRow(
         """
@@ -124,7 +125,15 @@ extension BowTieStore {
             if case .storeUnreadable(_, let reason)? = error as? BowTieError { reason } else {
               "\(error)"
             }
-          checkup.report(.invalidRow, "row \(id)", "cannot be read: \(reason)")
+          // A value the tie can do without is cleared, when that is all that stops it.
+          let clearable = BowTie.unreadableOptionalColumns(of: row)
+          let fixable =
+            !clearable.isEmpty && (try? BowTie(row: row.snapshot().clearing(clearable))) != nil
+          checkup.report(
+            .invalidRow, "row \(id)",
+            "cannot be read: \(reason)" + (fixable ? Self.clearing(clearable, repairing) : ""),
+            repaired: repairing && fixable)
+          if fixable { unreadableValues.append((id, clearable)) }
           return
         }
         let subject = "\(tie.name) (\(tie.searchKey))"
@@ -134,7 +143,14 @@ extension BowTieStore {
             "the stored color cannot be decoded (\(issue)); set one with edit --color")
         }
         if let failure = tie.validationFailure {
-          checkup.report(.invalidRow, subject, "\(failure.attribute) \(failure.reason)")
+          // A link that is no absolute URL is one the tie can do without.
+          let clearable = failure.attribute == BowTie.Columns.url
+          checkup.report(
+            .invalidRow, subject,
+            "\(failure.attribute) \(failure.reason)"
+              + (clearable ? Self.clearing([BowTie.Columns.url], repairing) : ""),
+            repaired: repairing && clearable)
+          if clearable { unreadableValues.append((id, [BowTie.Columns.url])) }
         }
         var needsFix = false
         let key = BowTie.canonicalKey(tie.searchKey)
@@ -203,9 +219,15 @@ extension BowTieStore {
         if needsFix { fixes.append((id, key, tie.canonicalName, wearsBeforeHistory)) }
       }
     }
-    guard repairing, !fixes.isEmpty || !photoNamesToClear.isEmpty || !photoFixes.isEmpty
+    guard
+      repairing,
+      !fixes.isEmpty || !photoNamesToClear.isEmpty || !photoFixes.isEmpty
+        || !unreadableValues.isEmpty
     else { return }
     try write { db, _ in
+      for (id, columns) in unreadableValues {
+        try Self.clear(columns, ofTie: id, in: db)
+      }
       for id in photoNamesToClear {
         try db.execute(
           """
@@ -228,6 +250,36 @@ extension BowTieStore {
           """)
       }
     }
+  }
+
+  /// Clears what ``BowTie/unreadableOptionalColumns(of:)`` found: a last-worn date becomes
+  /// the tie's last recorded wear that can be read, if there is one; a price goes with its
+  /// currency.
+  private static func clear(_ columns: [String], ofTie id: String, in db: any SQLConnection)
+    throws
+  {
+    if columns.contains(BowTie.Columns.lastWorn) {
+      let wears = try db.fetchValues(
+        "SELECT wornAt FROM wearEvent WHERE tieId = \(id) ORDER BY wornAt DESC", as: String.self)
+      let last = wears.lazy.compactMap { try? StorageDate.parse($0) }.first
+      try db.execute(
+        "UPDATE bowTie SET lastWorn = \(last.map(StorageDate.format)) WHERE id = \(id)")
+    }
+    if columns.contains(BowTie.Columns.price) {
+      try db.execute("UPDATE bowTie SET price = NULL, currency = NULL WHERE id = \(id)")
+    }
+    if columns.contains(BowTie.Columns.url) {
+      try db.execute("UPDATE bowTie SET url = NULL WHERE id = \(id)")
+    }
+  }
+
+  /// What is done, or would be with --repair, to the values `columns` hold.
+  private static func clearing(_ columns: [String], _ repairing: Bool) -> String {
+    let names = columns.joined(separator: " and ")
+    let lastWear =
+      columns.contains(BowTie.Columns.lastWorn)
+      ? " (lastWorn becomes its last recorded wear, if any)" : ""
+    return (repairing ? "; cleared its \(names)" : "; --repair clears its \(names)") + lastWear
   }
 
   /// "JPEG 480×640", or "none", for a message.
@@ -344,5 +396,16 @@ extension BowTieStore {
     if repairing && sweep {
       try engine.removeUnreferencedPhotos()
     }
+  }
+}
+
+extension SQLRowSnapshot {
+  /// The same row, with `columns` NULL.
+  fileprivate func clearing(_ columns: [String]) -> SQLRowSnapshot {
+    let cleared = Set(columns.map { caseInsensitive ? $0.lowercased() : $0 })
+    return SQLRowSnapshot(
+      columnNames: columnNames,
+      values: zip(columnNames, values).map { cleared.contains($0.0) ? .null : $0.1 },
+      caseInsensitive: caseInsensitive)
   }
 }

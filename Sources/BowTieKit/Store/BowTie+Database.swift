@@ -82,7 +82,7 @@ extension BowTie {
     }
     wearsBeforeHistory = try row.decode(Columns.wearsBeforeHistory)
     if let priceText: String = try row.decode(Columns.price) {
-      guard let price = Decimal(string: priceText, locale: Locale(identifier: "en_US_POSIX")) else {
+      guard let price = Self.storedPrice(priceText) else {
         throw .storeUnreadable(path: "", reason: "a row's price '\(priceText)' is not a number")
       }
       self.price = price
@@ -96,6 +96,31 @@ extension BowTie {
         colorIssue = error
       }
     }
+  }
+
+  /// A price as the `price` column holds it, with a dot whatever the locale; nil for text
+  /// that is no number.
+  static func storedPrice(_ text: String) -> Decimal? {
+    Decimal(string: text, locale: Locale(identifier: "en_US_POSIX"))
+  }
+
+  /// The columns of `row` whose values are there but cannot be read, among those a tie
+  /// can do without: its last-worn date, its price and its link. ``Checkup`` clears them
+  /// when the row is readable without them.
+  static func unreadableOptionalColumns(of row: any SQLRow) -> [String] {
+    func readable(_ column: String, _ parse: (String) -> Bool) -> Bool {
+      do {
+        guard let text = try row.decode(column, as: String?.self) else { return true }
+        return parse(text)
+      } catch {
+        return false
+      }
+    }
+    return [
+      (Columns.lastWorn, { (try? StorageDate.parse($0)) != nil }),
+      (Columns.price, { storedPrice($0) != nil }),
+      (Columns.url, { _ in true }),
+    ].filter { !readable($0.0, $0.1) }.map(\.0)
   }
 
   /// What a save writes, column by column, in the order of ``Columns/stored``.
