@@ -85,16 +85,18 @@ struct FailureTests {
     let directory = try folder("show", "R")
     #expect(directory.status == 74 && directory.stderr.contains("it is a directory"))
 
-    // Not SQLite's "disk I/O error": what the path is.
+    // Not SQLite's "disk I/O error": what the path is, to every command, doctor too.
     let pipe = BowtiesSandbox()
     try #require(mkfifo(pipe.store, 0o600) == 0)
     for (store, kind) in [("/dev/null", "a device"), (pipe.store, "a named pipe")] {
-      let refused = try pipe(["list"], store: store)
-      #expect(
-        refused.status == 74
-          && refused.stderr == "bowties: cannot use the store \(store): it is \(kind), "
-            + "not a store file\n",
-        "\(refused)")
+      for command in [["list"], ["doctor"]] {
+        let refused = try pipe(command, store: store)
+        #expect(
+          refused.status == 74
+            && refused.stderr == "bowties: cannot use the store \(store): it is \(kind), "
+              + "not a store file\n",
+          "\(command): \(refused)")
+      }
     }
 
     let newer = BowtiesSandbox()
@@ -104,6 +106,41 @@ struct FailureTests {
     #expect(refused.status == 74)
     #expect(refused.stderr.contains("written by a newer bowties"))
     #expect(try newer.sqlite("SELECT timesWorn FROM bowTie WHERE searchKey = 'R'") == "10\n")
+  }
+
+  @Test(
+    "a link to a store or a backup is followed by every command; a dangling one creates nothing")
+  func linkedStores() throws {
+    let bowties = BowtiesSandbox()
+    try bowties("list")
+    #expect(try bowties("backup", "backup.sqlite").status == 0)
+    let fileManager = FileManager.default
+    let folder = bowties.folder.path
+    try fileManager.createSymbolicLink(
+      atPath: "\(folder)/store-link.sqlite", withDestinationPath: bowties.store)
+    try fileManager.createSymbolicLink(
+      atPath: "\(folder)/latest.sqlite", withDestinationPath: "\(folder)/backup.sqlite")
+    let linked = "\(folder)/store-link.sqlite"
+    for command in [["list"], ["doctor"], ["wear", "R"]] {
+      let result = try bowties(command, store: linked)
+      #expect(result.status == 0, "\(command): \(result)")
+    }
+    try bowties("wear", "O")
+    let restored = try bowties("restore", "latest.sqlite", "--yes")
+    #expect(restored.status == 0, "\(restored)")
+    #expect(try bowties("doctor").stdout.hasSuffix("healthy\n"))
+
+    // A link to a store that is not there (a disk not mounted over its folder): nothing
+    // is made where it points.
+    try fileManager.createDirectory(atPath: "\(folder)/mnt", withIntermediateDirectories: false)
+    let gone = "\(folder)/mnt/BowTies.sqlite"
+    try fileManager.createSymbolicLink(atPath: "\(folder)/gone.sqlite", withDestinationPath: gone)
+    let dangling = try bowties(["list"], store: "\(folder)/gone.sqlite")
+    #expect(dangling.status == 74, "\(dangling)")
+    #expect(
+      dangling.stderr
+        == "bowties: cannot use the store \(folder)/gone.sqlite: no such file or directory\n")
+    #expect(try fileManager.contentsOfDirectory(atPath: "\(folder)/mnt").isEmpty)
   }
 
   @Test(

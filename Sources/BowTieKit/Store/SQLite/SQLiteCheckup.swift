@@ -18,13 +18,7 @@ extension SQLiteEngine {
   static func checkup(at url: URL, repairing: Bool) throws(BowTieError) -> Checkup {
     _ = try BowTie.colorTransformer()
     var checkup = Checkup()
-    var info = stat()
-    guard lstat(url.path, &info) == 0 else {
-      throw .storeUnreadable(path: url.path, reason: POSIXError.current.reason)
-    }
-    guard (info.st_mode & S_IFMT) == S_IFREG else {
-      throw .storeUnreadable(path: url.path, reason: "it is not a regular file")
-    }
+    try refuseAllButFile(at: url)
     guard access(url.path, R_OK) == 0 else {
       throw .storeUnreadable(path: url.path, reason: "permission denied")
     }

@@ -129,21 +129,29 @@ extension SQLiteEngine {
     return (try openExisting(at: url, busyTimeout: timeout), false)
   }
 
+  /// Refuses a path that is no file: a missing one, a directory, a device, a pipe or a
+  /// socket, which SQLite would answer with "disk I/O error". A link is followed, as SQLite
+  /// follows it.
+  static func refuseAllButFile(at url: URL) throws(BowTieError) {
+    var info = stat()
+    guard stat(url.path, &info) == 0 else {
+      throw .storeUnreadable(path: url.path, reason: POSIXError.current.reason)
+    }
+    guard info.st_mode & S_IFMT != S_IFREG else { return }
+    let kind =
+      switch info.st_mode & S_IFMT {
+      case S_IFDIR: "a directory"
+      case S_IFIFO: "a named pipe"
+      case S_IFSOCK: "a socket"
+      default: "a device"
+      }
+    throw .storeUnreadable(path: url.path, reason: "it is \(kind), not a store file")
+  }
+
   private static func openExisting(
     at url: URL, busyTimeout: TimeInterval
   ) throws(BowTieError) -> SQLiteEngine {
-    // SQLite would answer a device or a pipe with "disk I/O error".
-    var info = stat()
-    if stat(url.path, &info) == 0, info.st_mode & S_IFMT != S_IFREG {
-      let kind =
-        switch info.st_mode & S_IFMT {
-        case S_IFDIR: "a directory"
-        case S_IFIFO: "a named pipe"
-        case S_IFSOCK: "a socket"
-        default: "a device"
-        }
-      throw .storeUnreadable(path: url.path, reason: "it is \(kind), not a store file")
-    }
+    try refuseAllButFile(at: url)
     var config = configuration(busyTimeout: busyTimeout)
     // A store the user cannot write still answers show and list.
     config.readonly = access(url.path, W_OK) != 0
