@@ -132,6 +132,7 @@ struct ParsingTests {
       ["favorite", "R", "--off", "--toggle"], ["show"], ["list", "extra"], ["rate", "R", "1", "2"],
       ["wear", "R", "--when", "today"], ["list", "--limit"], ["report", "--months"],
       ["report", "--limit", "2", "--all"], ["list", "--min-rating", "4", "--max-rating", "3"],
+      ["history", "--since", "2026-12-01", "--until", "2026-11-30"],
     ])
   func usageRefusals(_ arguments: [String]) {
     #expect {

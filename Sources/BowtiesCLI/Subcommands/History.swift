@@ -32,6 +32,14 @@ extension Bowties {
     @OptionGroup var storeOptions: StoreOptions
     @OptionGroup var output: OutputOptions
 
+    // As list refuses --min-rating above --max-rating: a typo, not a question. The wears
+    // matched are those in [since, until.end()).
+    func validate() throws {
+      if let since, let until, since.date >= until.end() {
+        throw ValidationError("--since is after --until: no wear can match")
+      }
+    }
+
     func run(store: BowTieStore) throws {
       let since = since?.date
       let until = until?.end()
