@@ -452,6 +452,27 @@ struct CommandTests {
         == "bowties: not writing a photo to a terminal: redirect stdout, or give --output FILE\r\n")
   }
 
+  @Test("export --binary refuses a terminal as photo does; XML, a pipe or --output are written")
+  func binaryExportToTerminal() throws {
+    let bowties = BowtiesSandbox()
+    try bowties("list")
+    let store = "--store '\(bowties.store)'"
+    let binary = "'\(BowtiesSandbox.binary.path)' export --binary \(store)"
+    let onTerminal = try bowties.run("/usr/bin/script", ["-qec", binary, "/dev/null"])
+    #expect(onTerminal.status == 64, "\(onTerminal)")
+    #expect(
+      onTerminal.stdout
+        == "bowties: not writing a binary plist to a terminal: redirect stdout, or give "
+        + "--output FILE\r\n")
+    let xml = "'\(BowtiesSandbox.binary.path)' export \(store) | head -c 5; echo"
+    let text = try bowties.run("/usr/bin/script", ["-qec", xml, "/dev/null"])
+    #expect(text.stdout == "<?xml\r\n", "\(text)")
+    let toFile = "\(binary) --output ties.plist"
+    #expect(try bowties.run("/usr/bin/script", ["-qec", toFile, "/dev/null"]).status == 0)
+    let piped = try bowties("export", "--binary")
+    #expect(piped.status == 0 && piped.stdout.hasPrefix("bplist00"))
+  }
+
   @Test("--image always draws in color on a terminal even with NO_COLOR: the flag wins")
   func imageFlagOverridesNoColor() throws {
     let bowties = BowtiesSandbox()

@@ -36,6 +36,13 @@ extension Bowties {
     func validate() throws {
       try ValidationError.checkPath(output, named: "--output")
       if binary && format != .plist { throw ValidationError("--binary applies to --format plist") }
+      // As photo refuses to: the bytes are not text, and a photo's inside may hold escapes.
+      if binary && (output ?? "-") == "-" && Terminal.standardOutputIsTerminal {
+        try ExitStatus.validating { () throws(BowTieError) in
+          throw .usage(
+            "not writing a binary plist to a terminal: redirect stdout, or give --output FILE")
+        }
+      }
     }
 
     func run(store: BowTieStore) throws {
