@@ -71,6 +71,35 @@ struct InventoryCommandTests {
     )
   }
 
+  @Test("--photo - reads the photo from standard input, never from a terminal")
+  func photoFromStandardInput() throws {
+    let bowties = BowtiesSandbox()
+    let bytes = try Data(contentsOf: Fixtures.photo("phone.jpg"))
+    let back = bowties.folder.appendingPathComponent("back.jpg")
+    let stored = { () throws -> Data in
+      #expect(try bowties("photo", "P", "--output", back.path, "--force").status == 0)
+      return try Data(contentsOf: back)
+    }
+    let added = try bowties("add", "--name", "Piped", "--key", "P", "--photo", "-", stdin: bytes)
+    #expect(added.status == 0, "\(added)")
+    #expect(try stored() == bytes)
+    let notPhoto = try bowties("edit", "P", "--photo", "-", stdin: Data("hello\n".utf8))
+    #expect(notPhoto.status == 66, "\(notPhoto)")
+    #expect(notPhoto.stderr.hasPrefix("bowties: cannot read standard input: "), "\(notPhoto)")
+    let closed = try bowties.run(
+      "/bin/bash",
+      ["-c", #""$0" edit P --photo - --store "$1" <&-"#, BowtiesSandbox.binary.path, bowties.store])
+    #expect(closed.status == 66, "\(closed)")
+    #expect(closed.stderr == "bowties: cannot read standard input: bad file descriptor\n")
+    let command = "'\(BowtiesSandbox.binary.path)' edit P --photo - --store '\(bowties.store)'"
+    let terminal = try bowties.run("/usr/bin/script", ["-qec", command, "/dev/null"])
+    #expect(terminal.status == 64, "\(terminal)")
+    #expect(
+      terminal.stdout
+        == "bowties: not reading a photo from a terminal: redirect stdin, or give a file\r\n")
+    #expect(try stored() == bytes)
+  }
+
   @Test("edit changes the named attributes; photo writes the photo back out")
   func editAndPhoto() throws {
     let bowties = BowtiesSandbox()

@@ -35,7 +35,8 @@ struct AttributeOptions: ParsableArguments {
 
   @Option(
     help: ArgumentHelp(
-      "A photo of the tie: PNG or JPEG, stored as it is (a PDF is rasterized into a PNG).",
+      "A photo of the tie: PNG or JPEG, stored as it is (a PDF is rasterized into a PNG); "
+        + "- reads it from standard input.",
       valueName: "file"))
   var photo: String?
 
@@ -52,6 +53,13 @@ enum PhotoFile {
   /// and decodes it whole: a file that is no usable photo is refused here (exit 66), not
   /// stored to fail at the next `show`.
   static func read(_ path: String) throws(BowTieError) -> CheckedPhoto {
+    if path == "-" {
+      // As `photo --output -` refuses to write to one: a photo is not typed in.
+      guard !Terminal.standardInputIsTerminal else {
+        throw .usage("not reading a photo from a terminal: redirect stdin, or give a file")
+      }
+      return try read(FileHandle.standardInput, named: "standard input")
+    }
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
       throw .inputUnreadable(path: path, reason: "no such file")
@@ -63,21 +71,27 @@ enum PhotoFile {
       throw .inputUnreadable(path: path, reason: "permission denied or unreadable")
     }
     defer { try? handle.close() }
+    return try read(handle, named: path)
+  }
+
+  private static func read(_ handle: FileHandle, named name: String) throws(BowTieError)
+    -> CheckedPhoto
+  {
     let limit = SeedFile.maximumPhotoSize
     let data: Data
     do {
       data = try handle.read(upToCount: limit + 1) ?? Data()
     } catch {
-      throw .inputUnreadable(path: path, reason: "it cannot be read")
+      throw .inputUnreadable(path: name, reason: error.reason)
     }
     guard data.count <= limit else {
-      throw .inputUnreadable(path: path, reason: "it is larger than \(limit >> 20) MiB")
+      throw .inputUnreadable(path: name, reason: "it is larger than \(limit >> 20) MiB")
     }
     do {
       return try PhotoIntake.check(data)
     } catch {
       throw .inputUnreadable(
-        path: path, reason: PhotoIntake.reason(error, file: path))
+        path: name, reason: PhotoIntake.reason(error, file: name))
     }
   }
 }
