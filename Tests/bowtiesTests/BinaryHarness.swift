@@ -61,6 +61,22 @@ final class BowtiesSandbox: Sendable {
     try run(BowtiesSandbox.binary.path, arguments + ["--store", store], environment: environment)
   }
 
+  /// Runs `bowties ARGS --store STORE` on a pseudo-terminal that script(1) gives it, with
+  /// `stdin` typed into it: what the command writes there, stderr included, comes back as
+  /// stdout, lines ending in CR LF.
+  @discardableResult
+  func onTerminal(
+    _ arguments: String..., stdin: Data? = nil, environment: [String: String] = [:]
+  ) throws -> Result {
+    // One shell word each, quoted as sh reads single quotes.
+    let words = ([BowtiesSandbox.binary.path] + arguments + ["--store", store]).map {
+      "'" + $0.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
+    }
+    return try run(
+      "/usr/bin/script", ["-qec", words.joined(separator: " "), "/dev/null"], stdin: stdin,
+      environment: environment)
+  }
+
   /// Runs any program in the test's folder and collects its output.
   func run(
     _ program: String, _ arguments: [String], stdin: Data? = nil,

@@ -190,10 +190,7 @@ struct CommandTests {
   func ratePrompt() throws {
     let bowties = BowtiesSandbox()
     try bowties("show", "R")
-    // script(1) gives the command a pseudo-terminal and types our answers into it.
-    let command = "'\(BowtiesSandbox.binary.path)' rate R --store '\(bowties.store)'"
-    let result = try bowties.run(
-      "/usr/bin/script", ["-qec", command, "/dev/null"], stdin: Data("4,5\n9\n3.5\n".utf8))
+    let result = try bowties.onTerminal("rate", "R", stdin: Data("4,5\n9\n3.5\n".utf8))
     #expect(result.status == 0, "\(result)")
     let prompts = result.stdout.components(separatedBy: "Rating for Red Bow Tie (0 to 5, now 4): ")
     #expect(prompts.count == 4, "three prompts: \(result.stdout)")
@@ -206,12 +203,10 @@ struct CommandTests {
   func terminalColor() throws {
     let bowties = BowtiesSandbox()
     try bowties("list")
-    let command = "'\(BowtiesSandbox.binary.path)' show R --store '\(bowties.store)'"
-    let onTerminal = try bowties.run("/usr/bin/script", ["-qec", command, "/dev/null"])
+    let onTerminal = try bowties.onTerminal("show", "R")
     #expect(onTerminal.stdout.contains("\u{1B}[48;2;239;48;36m  \u{1B}[0m #EF3024"))
     for environment in [["NO_COLOR": "1"], ["TERM": "dumb"]] {
-      let plain = try bowties.run(
-        "/usr/bin/script", ["-qec", command, "/dev/null"], environment: environment)
+      let plain = try bowties.onTerminal("show", "R", environment: environment)
       #expect(plain.status == 0)
       #expect(plain.stdout.contains("Color       #EF3024"))
       #expect(!plain.stdout.contains("\u{1B}["), "\(environment)")
@@ -442,10 +437,7 @@ struct CommandTests {
     #expect(piped.status == 0)
     // The PNG signature, its first byte not UTF-8.
     #expect(piped.stdout.hasPrefix("\u{FFFD}PNG\r\n"))
-    // script(1) gives the command a pseudo-terminal; what it writes there comes back on
-    // script's stdout, stderr included.
-    let command = "'\(BowtiesSandbox.binary.path)' photo R --output - --store '\(bowties.store)'"
-    let onTerminal = try bowties.run("/usr/bin/script", ["-qec", command, "/dev/null"])
+    let onTerminal = try bowties.onTerminal("photo", "R", "--output", "-")
     #expect(onTerminal.status == 64, "\(onTerminal)")
     #expect(
       onTerminal.stdout
@@ -456,19 +448,15 @@ struct CommandTests {
   func binaryExportToTerminal() throws {
     let bowties = BowtiesSandbox()
     try bowties("list")
-    let store = "--store '\(bowties.store)'"
-    let binary = "'\(BowtiesSandbox.binary.path)' export --binary \(store)"
-    let onTerminal = try bowties.run("/usr/bin/script", ["-qec", binary, "/dev/null"])
+    let onTerminal = try bowties.onTerminal("export", "--binary")
     #expect(onTerminal.status == 64, "\(onTerminal)")
     #expect(
       onTerminal.stdout
         == "bowties: not writing a binary plist to a terminal: redirect stdout, or give "
         + "--output FILE\r\n")
-    let xml = "'\(BowtiesSandbox.binary.path)' export \(store) | head -c 5; echo"
-    let text = try bowties.run("/usr/bin/script", ["-qec", xml, "/dev/null"])
-    #expect(text.stdout == "<?xml\r\n", "\(text)")
-    let toFile = "\(binary) --output ties.plist"
-    #expect(try bowties.run("/usr/bin/script", ["-qec", toFile, "/dev/null"]).status == 0)
+    let text = try bowties.onTerminal("export")
+    #expect(text.status == 0 && text.stdout.hasPrefix("<?xml"), "\(text.stdout.prefix(80))")
+    #expect(try bowties.onTerminal("export", "--binary", "--output", "ties.plist").status == 0)
     let piped = try bowties("export", "--binary")
     #expect(piped.status == 0 && piped.stdout.hasPrefix("bplist00"))
   }
@@ -477,14 +465,11 @@ struct CommandTests {
   func imageFlagOverridesNoColor() throws {
     let bowties = BowtiesSandbox()
     try bowties("list")
-    let show = "'\(BowtiesSandbox.binary.path)' show R --store '\(bowties.store)'"
     let environment = ["NO_COLOR": "1", "COLORTERM": "truecolor", "COLUMNS": "100"]
-    let always = try bowties.run(
-      "/usr/bin/script", ["-qec", show + " --image always", "/dev/null"], environment: environment)
+    let always = try bowties.onTerminal("show", "R", "--image", "always", environment: environment)
     #expect(always.status == 0)
     #expect(always.stdout.contains("\u{1B}[38;2;") && always.stdout.contains("▀"))
-    let auto = try bowties.run(
-      "/usr/bin/script", ["-qec", show, "/dev/null"], environment: environment)
+    let auto = try bowties.onTerminal("show", "R", environment: environment)
     #expect(!auto.stdout.contains("\u{1B}["))
     let help = try bowties("show", "--help", withStore: false).stdout
     let words = help.split(whereSeparator: \.isWhitespace).joined(separator: " ")

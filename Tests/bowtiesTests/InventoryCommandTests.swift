@@ -91,8 +91,7 @@ struct InventoryCommandTests {
       ["-c", #""$0" edit P --photo - --store "$1" <&-"#, BowtiesSandbox.binary.path, bowties.store])
     #expect(closed.status == 66, "\(closed)")
     #expect(closed.stderr == "bowties: cannot read standard input: bad file descriptor\n")
-    let command = "'\(BowtiesSandbox.binary.path)' edit P --photo - --store '\(bowties.store)'"
-    let terminal = try bowties.run("/usr/bin/script", ["-qec", command, "/dev/null"])
+    let terminal = try bowties.onTerminal("edit", "P", "--photo", "-")
     #expect(terminal.status == 64, "\(terminal)")
     #expect(
       terminal.stdout
@@ -131,13 +130,10 @@ struct InventoryCommandTests {
     try bowties("wear", "V")
     let refused = try bowties("remove", "V")
     #expect(refused.status == 64 && refused.stderr.contains("add --yes"))
-    let command = "'\(BowtiesSandbox.binary.path)' remove V O --store '\(bowties.store)'"
-    let declined = try bowties.run(
-      "/usr/bin/script", ["-qec", command, "/dev/null"], stdin: Data("n\n".utf8))
+    let declined = try bowties.onTerminal("remove", "V", "O", stdin: Data("n\n".utf8))
     #expect(declined.stdout.contains("Remove Violet Bow Tie (V), Orange Bow Tie (O)? [y/N]"))
     #expect(try bowties.sqlite("SELECT count(*) FROM bowTie") == "7\n")
-    let accepted = try bowties.run(
-      "/usr/bin/script", ["-qec", command, "/dev/null"], stdin: Data("y\n".utf8))
+    let accepted = try bowties.onTerminal("remove", "V", "O", stdin: Data("y\n".utf8))
     #expect(accepted.stdout.contains("removed Violet Bow Tie (V)"))
     #expect(try bowties.sqlite("SELECT count(*) FROM bowTie") == "5\n")
     #expect(try bowties("remove", "nosuch", "--yes").status == 1)

@@ -94,8 +94,7 @@ struct SeedCommandTests {
     let bowties = BowtiesSandbox()
     let many = (0..<5_000).map { entry("Tie \($0)", "K\($0)") }
     try plist(many).write(to: bowties.folder.appendingPathComponent("many.plist"))
-    let command = "'\(BowtiesSandbox.binary.path)' seed many.plist --store '\(bowties.store)'"
-    let terminal = try bowties.run("/usr/bin/script", ["-qec", command, "/dev/null"])
+    let terminal = try bowties.onTerminal("seed", "many.plist")
     #expect(terminal.status == 0)
     #expect(terminal.stdout.contains("seeding █"), "\(terminal.stdout.prefix(300))")
     #expect(terminal.stdout.contains("added 5000, replaced 0, skipped 0"))
