@@ -26,13 +26,12 @@ extension Bowties {
       if !yes {
         // The ties first: one that is not there is said so, on a terminal or not.
         let found = try ties.map { try store.tie(matching: $0) }
-        guard Terminal.standardInputIsTerminal else {
-          throw BowTieError.usage(
-            "remove asks before removing, which needs a terminal: add --yes")
-        }
         let names = found.map { "\($0.name) (\($0.searchKey))" }.joined(separator: ", ")
-        let answer = Terminal.ask("Remove \(names)? [y/N] ")?.lowercased()
-        guard answer == "y" || answer == "yes" else {
+        guard
+          try Terminal.confirm(
+            "Remove \(names)?",
+            refusal: "remove asks before removing, which needs a terminal: add --yes")
+        else {
           Terminal.note("nothing removed")
           return
         }

@@ -51,13 +51,9 @@ extension Bowties {
     /// on a terminal or not.
     private func confirm(_ source: URL) throws(BowTieError) -> Bool {
       if yes { return true }
-      guard Terminal.standardInputIsTerminal else {
-        throw .usage("restore asks before replacing the store, which needs a terminal: add --yes")
-      }
-      let store = try storeOptions.address().nameForQuestion
-      let answer = Terminal.ask("Replace \(store) with the backup \(source.path)? [y/N] ")?
-        .lowercased()
-      return answer == "y" || answer == "yes"
+      return try Terminal.confirm(
+        "Replace \(try storeOptions.address().nameForQuestion) with the backup \(source.path)?",
+        refusal: "restore asks before replacing the store, which needs a terminal: add --yes")
     }
   }
 }

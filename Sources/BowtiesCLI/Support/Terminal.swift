@@ -88,6 +88,14 @@ enum Terminal {
     return readLine(strippingNewline: true)
   }
 
+  /// Asks a yes-or-no `question` (`[y/N]`): true for y or yes. Without a terminal on stdin
+  /// nobody is asked: a usage error (64) says `refusal`, which names the flag that answers.
+  static func confirm(_ question: String, refusal: String) throws(BowTieError) -> Bool {
+    guard standardInputIsTerminal else { throw .usage(refusal) }
+    let answer = ask(question + " [y/N] ")?.lowercased()
+    return answer == "y" || answer == "yes"
+  }
+
   /// A truecolor swatch, two cells wide.
   static func swatch(red: UInt8, green: UInt8, blue: UInt8) -> String {
     "\u{1B}[48;2;\(red);\(green);\(blue)m  \u{1B}[0m"
