@@ -22,7 +22,7 @@ public struct SeedInput: Sendable {
     guard let argument else { return try SampleData.entries(photos: photos) }
     let currentFolder = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
     if argument == "-" {
-      let data = try Self.readAll(FileHandle.standardInput, named: "standard input")
+      let data = try InputFile.read(.standardInput, named: "standard input")
       if ForeignSQLiteFile.kind(of: data.prefix(16)) == .database {
         throw BowTieError.invalidSeedFile(
           source: "standard input",
@@ -65,31 +65,14 @@ public struct SeedInput: Sendable {
       case .other: break
       }
     }
-    // Read through a handle rather than Data(contentsOf:), which refuses a pipe: `seed
-    // <(gunzip -c ties.plist.gz)` reads /dev/fd/63.
-    guard let handle = FileHandle(forReadingAtPath: file.path) else {
-      throw BowTieError.inputUnreadable(path: argument, reason: "permission denied or unreadable")
-    }
+    let handle = try InputFile.open(file.path, named: argument)
     defer { try? handle.close() }
-    let data = try Self.readAll(handle, named: argument)
+    let data = try InputFile.read(handle, named: argument)
     let detected = file.pathExtension.lowercased() == "json" ? .json : Self.sniff(data)
     return try SeedFile.parse(
       data, source: argument,
       images: photos ? .folder(ExportFolder.images(beside: file)) : .skipped,
       format: format ?? detected)
-  }
-
-  /// Reads `handle` to its end with the throwing call: the non-throwing
-  /// `readDataToEndOfFile()` traps on a read error, such as a closed standard input or one
-  /// redirected from a folder.
-  private static func readAll(_ handle: FileHandle, named name: String) throws(BowTieError)
-    -> Data
-  {
-    do {
-      return try handle.readToEnd() ?? Data()
-    } catch {
-      throw BowTieError.inputUnreadable(path: name, reason: error.reason)
-    }
   }
 
   /// JSON starts with "[" or "{" after white space; anything else is taken for a plist,

@@ -12,7 +12,7 @@ extension POSIXError {
 
 extension Error {
   /// A short lowercase reason for messages: "permission denied", "no space left on device".
-  package var reason: String {
+  var reason: String {
     if let posix = self as? POSIXError {
       return String(cString: strerror(posix.code.rawValue)).lowercased()
     }

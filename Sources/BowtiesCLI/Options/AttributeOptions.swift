@@ -58,7 +58,7 @@ enum PhotoFile {
       guard !Terminal.standardInputIsTerminal else {
         throw .usage("not reading a photo from a terminal: redirect stdin, or give a file")
       }
-      return try read(FileHandle.standardInput, named: "standard input")
+      return try check(FileHandle.standardInput, named: "standard input")
     }
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
@@ -67,23 +67,16 @@ enum PhotoFile {
     guard !isDirectory.boolValue else {
       throw .inputUnreadable(path: path, reason: "it is a directory")
     }
-    guard let handle = FileHandle(forReadingAtPath: path) else {
-      throw .inputUnreadable(path: path, reason: "permission denied or unreadable")
-    }
+    let handle = try InputFile.open(path, named: path)
     defer { try? handle.close() }
-    return try read(handle, named: path)
+    return try check(handle, named: path)
   }
 
-  private static func read(_ handle: FileHandle, named name: String) throws(BowTieError)
+  private static func check(_ handle: FileHandle, named name: String) throws(BowTieError)
     -> CheckedPhoto
   {
     let limit = SeedFile.maximumPhotoSize
-    let data: Data
-    do {
-      data = try handle.read(upToCount: limit + 1) ?? Data()
-    } catch {
-      throw .inputUnreadable(path: name, reason: error.reason)
-    }
+    let data = try InputFile.read(handle, named: name, upTo: limit + 1)
     guard data.count <= limit else {
       throw .inputUnreadable(path: name, reason: "it is larger than \(limit >> 20) MiB")
     }
