@@ -106,7 +106,7 @@ extension BowTieStore {
     var fixes: [(id: String, key: String, name: String, wearsBeforeHistory: Int32)] = []
     var photoFixes: [String] = []
     var photoNamesToClear: [String] = []
-    var unreadableValues: [(id: String, columns: [String])] = []
+    var valuesToClear: [(id: String, columns: [String])] = []
     try read { db in
       try db.forEachRow(
         """
@@ -131,9 +131,9 @@ extension BowTieStore {
             !clearable.isEmpty && (try? BowTie(row: row.snapshot().clearing(clearable))) != nil
           checkup.report(
             .invalidRow, "row \(id)",
-            "cannot be read: \(reason)" + (fixable ? Self.clearing(clearable, repairing) : ""),
+            "cannot be read: \(reason)" + (fixable ? Self.clearingNote(clearable, repairing) : ""),
             repaired: repairing && fixable)
-          if fixable { unreadableValues.append((id, clearable)) }
+          if fixable { valuesToClear.append((id, clearable)) }
           return
         }
         let subject = "\(tie.name) (\(tie.searchKey))"
@@ -148,9 +148,9 @@ extension BowTieStore {
           checkup.report(
             .invalidRow, subject,
             "\(failure.attribute) \(failure.reason)"
-              + (clearable ? Self.clearing([BowTie.Columns.url], repairing) : ""),
+              + (clearable ? Self.clearingNote([BowTie.Columns.url], repairing) : ""),
             repaired: repairing && clearable)
-          if clearable { unreadableValues.append((id, [BowTie.Columns.url])) }
+          if clearable { valuesToClear.append((id, [BowTie.Columns.url])) }
         }
         var needsFix = false
         let key = BowTie.canonicalKey(tie.searchKey)
@@ -222,10 +222,10 @@ extension BowTieStore {
     guard
       repairing,
       !fixes.isEmpty || !photoNamesToClear.isEmpty || !photoFixes.isEmpty
-        || !unreadableValues.isEmpty
+        || !valuesToClear.isEmpty
     else { return }
     try write { db, _ in
-      for (id, columns) in unreadableValues {
+      for (id, columns) in valuesToClear {
         try Self.clear(columns, ofTie: id, in: db)
       }
       for id in photoNamesToClear {
@@ -274,7 +274,7 @@ extension BowTieStore {
   }
 
   /// What is done, or would be with --repair, to the values `columns` hold.
-  private static func clearing(_ columns: [String], _ repairing: Bool) -> String {
+  private static func clearingNote(_ columns: [String], _ repairing: Bool) -> String {
     let names = columns.joined(separator: " and ")
     let lastWear =
       columns.contains(BowTie.Columns.lastWorn)

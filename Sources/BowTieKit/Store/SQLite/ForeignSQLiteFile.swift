@@ -93,7 +93,7 @@ enum ForeignSQLiteFile {
     let folder = try privateFolder()
     defer { try? FileManager.default.removeItem(at: folder) }
     let copy = folder.appendingPathComponent("store.sqlite")
-    for suffix in ["", "-wal", "-shm", "-journal"] {
+    for suffix in SQLiteStoreFile.fileSuffixes {
       try copyFile(
         url.path + suffix, to: copy.path + suffix, named: name + suffix, required: suffix.isEmpty)
     }

@@ -304,7 +304,7 @@ struct BackupFile {
 
   /// Removes a store file and its journals.
   private static func remove(_ file: URL) {
-    for suffix in ["", "-wal", "-shm"] { unlink(file.path + suffix) }
+    for suffix in SQLiteStoreFile.fileSuffixes { unlink(file.path + suffix) }
   }
 
   /// Refuses a file that is not a bowties store this version can read, or is damaged.

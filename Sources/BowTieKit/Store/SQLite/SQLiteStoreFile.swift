@@ -43,12 +43,16 @@ struct SQLiteStoreFile: StoreAddress {
 }
 
 extension SQLiteStoreFile {
-  /// The files SQLite keeps under a store's name, by the suffix of their names.
-  private static let files = [
-    ("", "it is the store itself"), ("-wal", "it is the store's write-ahead log"),
-    ("-shm", "it is the store's shared-memory index"),
-    ("-journal", "it is the store's rollback journal"),
+  /// The files SQLite keeps under a database's name, by the suffix of their names (the
+  /// database, its write-ahead log and index, its rollback journal), and what each is to
+  /// a store.
+  static let files: [(suffix: String, role: String)] = [
+    ("", "the store itself"), ("-wal", "the store's write-ahead log"),
+    ("-shm", "the store's shared-memory index"), ("-journal", "the store's rollback journal"),
   ]
+
+  /// The suffixes of ``files``.
+  static var fileSuffixes: [String] { files.map(\.suffix) }
 
   /// Why a file renamed into place at `url` would take the place of a file of the store at
   /// `store`, or nil: when `url` names one of them, through whatever links in its folders,
@@ -62,14 +66,14 @@ extension SQLiteStoreFile {
     if stat(url.path, &target) == 0, stat(ownPath, &storeInfo) == 0,
       target.st_dev == storeInfo.st_dev, target.st_ino == storeInfo.st_ino
     {
-      return files[0].1
+      return "it is \(files[0].role)"
     }
     let name = url.standardizedFileURL
     guard let folder = realpath(name.deletingLastPathComponent().path, nil) else { return nil }
     defer { free(folder) }
     let path = URL(fileURLWithPath: String(cString: folder))
       .appendingPathComponent(name.lastPathComponent).path
-    return files.first { ownPath + $0.0 == path }?.1
+    return files.first { ownPath + $0.suffix == path }.map { "it is \($0.role)" }
   }
 }
 
@@ -313,7 +317,7 @@ extension SQLiteEngine {
       var info = stat()
       guard lstat(file.path, &info) == 0, info.st_size > 0 || info.st_mtim.tv_sec < cutoff
       else { continue }
-      let suffix = ["-journal", "-wal", "-shm"].first { name.hasSuffix($0) }
+      let suffix = SQLiteStoreFile.fileSuffixes.first { !$0.isEmpty && name.hasSuffix($0) }
       let build = suffix.map { folder.appendingPathComponent(String(name.dropLast($0.count))) }
       if isHeld(build ?? file) { continue }
       if unlink(file.path) == 0, suffix == nil { removedBuild = true }
