@@ -157,15 +157,108 @@ struct MaintenanceCommandTests {
         + "Y|2026-06-21T12:00:00.000Z|1|0\n")
     #expect(try bowties("list").status == 0)
 
-    // An id that is no UUID is the tie's identity: reported, never rewritten.
-    try bowties.sqlite("UPDATE bowTie SET id = 'tie-7' WHERE searchKey = 'V'")
-    let identity = try bowties("doctor", "--repair")
+    // An id that is no UUID, written before the triggers that now refuse one (sqlite3
+    // leaves foreign keys off): --repair gives the tie a new id, with its wear.
+    try bowties.sqlite(
+      """
+      DROP TRIGGER bowTie_id_update;
+      DROP TRIGGER wearEvent_tieId_update;
+      UPDATE wearEvent SET tieId = 'tie-7' WHERE tieId = (SELECT id FROM bowTie WHERE searchKey = 'V');
+      UPDATE bowTie SET id = 'tie-7' WHERE searchKey = 'V';
+      """)
+    #expect(try bowties("list").status == 74)
+    let identity = try bowties("doctor")
     #expect(identity.status == 65)
     #expect(
       identity.stdout.contains(
-        "problem   invalidRow  row tie-7: cannot be read: a row's id 'tie-7' is not a UUID\n"),
+        "problem   invalidRow  row tie-7: cannot be read: a row's id 'tie-7' is not a UUID; "
+          + "--repair gives it a new id\n"),
       "\(identity.stdout)")
-    #expect(try bowties.sqlite("SELECT count(*) FROM bowTie WHERE id = 'tie-7'") == "1\n")
+    let renamed = try bowties("doctor", "--repair")
+    #expect(renamed.status == 0, "\(renamed)")
+    #expect(try bowties("doctor").stdout.hasSuffix("healthy\n"))
+    #expect(
+      try bowties.sqlite(
+        """
+        SELECT id GLOB '????????-????-????-????-????????????', timesWorn, wearsBeforeHistory,
+          (SELECT count(*) FROM wearEvent WHERE tieId = bowTie.id)
+        FROM bowTie WHERE searchKey = 'V'
+        """) == "1|1|0|1\n")
+    #expect(try bowties("history", "V").stdout.contains("Dec 24, 2025"))
+    #expect(try bowties("list").status == 0)
+  }
+
+  @Test("a tie another tool added with a lower-case id works after the upgrade; no new one gets in")
+  func lowerCaseIDs() throws {
+    let bowties = BowtiesSandbox()
+    try bowties("list")
+    // The store as bowties left it before ids were checked, then a tie, a wear and an undo
+    // entry added with sqlite3 under a lower-case UUID (as uuidgen and Python print one),
+    // and a wear whose tie is gone.
+    let id = "b8f193d2-51e9-42c5-99ff-18666df66589"
+    try bowties.sqlite(
+      """
+      DROP TRIGGER bowTie_id_insert;
+      DROP TRIGGER bowTie_id_update;
+      DROP TRIGGER wearEvent_tieId_insert;
+      DROP TRIGGER wearEvent_tieId_update;
+      DELETE FROM grdb_migrations WHERE identifier = 'v9: tie ids in upper case';
+      INSERT INTO bowTie (id, name, canonicalName, searchKey, canonicalKey, rating)
+        VALUES ('\(id)', 'Paisley', 'paisley', 'P', 'p', 3);
+      INSERT INTO wearEvent (tieId, wornAt) VALUES ('\(id)', '2026-11-01T10:00:00.000Z');
+      INSERT INTO undoEntry (madeAt, tieId, change)
+        VALUES ('2026-11-01T10:00:00.000Z', '\(id)', 'x');
+      INSERT INTO wearEvent (tieId, wornAt) VALUES ('gone', '2026-11-02T10:00:00.000Z');
+      """)
+    for command in [["wear", "P"], ["rate", "P", "5"], ["favorite", "P"]] {
+      let result = try bowties(command, store: bowties.store)
+      #expect(result.status == 0, "\(command): \(result)")
+    }
+    let upper = id.uppercased()
+    #expect(
+      try bowties.sqlite(
+        """
+        SELECT id, rating, isFavorite, timesWorn FROM bowTie WHERE searchKey = 'P';
+        SELECT count(*) FROM wearEvent WHERE tieId = '\(upper)';
+        SELECT count(*) FROM undoEntry WHERE tieId = '\(id)';
+        """) == "\(upper)|5.0|1|2\n2\n0\n")
+    // The wear of no tie was counted in the monthly chart: doctor finds it.
+    let orphan = try bowties("doctor")
+    #expect(orphan.status == 65)
+    #expect(
+      orphan.stdout.contains(
+        "problem   invalidRow  tie 'GONE': 1 wear names this tie, which is not in the store; "
+          + "--repair removes it from the history\n"),
+      "\(orphan.stdout)")
+    #expect(try bowties("doctor", "--repair").status == 0)
+    #expect(try bowties.sqlite("SELECT count(*) FROM wearEvent WHERE tieId = 'GONE'") == "0\n")
+    let removed = try bowties("remove", "P", "--yes")
+    #expect(removed.status == 0, "\(removed)")
+    #expect(try bowties.sqlite("SELECT count(*) FROM bowTie WHERE searchKey = 'P'") == "0\n")
+
+    // From now on another tool's id that is not a UUID in upper case is refused as it is
+    // written, as a bad rating is.
+    for sql in [
+      """
+      INSERT INTO bowTie (id, name, canonicalName, searchKey, canonicalKey, rating)
+        VALUES ('\(id)', 'Paisley', 'paisley', 'P', 'p', 3)
+      """,
+      "UPDATE bowTie SET id = 'tie-7' WHERE searchKey = 'V'",
+      "UPDATE bowTie SET id = lower(id) WHERE searchKey = 'V'",
+      """
+      INSERT INTO wearEvent (tieId, wornAt)
+        SELECT lower(id), '2026-11-02T10:00:00.000Z' FROM bowTie WHERE searchKey = 'V'
+      """,
+    ] {
+      #expect {
+        try bowties.sqlite(sql)
+      } throws: { error in
+        guard let failure = error as? BowtiesSandbox.SQLiteFailure else { return false }
+        return failure.result.stderr.contains(
+          "CHECK constraint failed: a tie id is a UUID in upper case")
+      }
+    }
+    #expect(try bowties("list").status == 0)
   }
 
   /// Canonical forms became composed (NFC) after fuzzing found Hangul typed as jamo not

@@ -96,6 +96,7 @@ extension BowTieStore {
   func checkContents(_ checkup: inout Checkup, repairing: Bool) throws(BowTieError) {
     try checkRows(&checkup, repairing: repairing)
     try checkWearHistory(&checkup, repairing: repairing)
+    try checkWearsOfNoTie(&checkup, repairing: repairing)
     try checkUndoLog(&checkup, repairing: repairing)
     try checkPhotoFiles(&checkup, repairing: repairing)
   }
@@ -107,6 +108,7 @@ extension BowTieStore {
     var photoFixes: [String] = []
     var photoNamesToClear: [String] = []
     var valuesToClear: [(id: String, columns: [String])] = []
+    var idsToReplace: [(old: String, new: UUID)] = []
     try read { db in
       try db.forEachRow(
         """
@@ -125,15 +127,23 @@ extension BowTieStore {
             if case .storeUnreadable(_, let reason)? = error as? BowTieError { reason } else {
               "\(error)"
             }
-          // A value the tie can do without is cleared, when that is all that stops it.
+          // A value the tie can do without is cleared, and an id that is no UUID is
+          // replaced by a new one, when that is all that stops it.
           let clearable = BowTie.unreadableOptionalColumns(of: row)
+          var candidate = row.snapshot().clearing(clearable)
+          let newID = id != "?" && UUID(text: id) == nil ? UUID() : nil
+          if let newID { candidate = candidate.setting(BowTie.Columns.id, to: .text(newID.text)) }
           let fixable =
-            !clearable.isEmpty && (try? BowTie(row: row.snapshot().clearing(clearable))) != nil
+            (!clearable.isEmpty || newID != nil) && (try? BowTie(row: candidate)) != nil
           checkup.report(
-            .invalidRow, "row \(id)",
-            "cannot be read: \(reason)" + (fixable ? Self.clearingNote(clearable, repairing) : ""),
+            .invalidRow, "row \(id.excerpt)",
+            "cannot be read: \(reason)"
+              + (fixable ? Self.repairNote(clearing: clearable, newID: newID, repairing) : ""),
             repaired: repairing && fixable)
-          if fixable { valuesToClear.append((id, clearable)) }
+          if fixable {
+            if !clearable.isEmpty { valuesToClear.append((id, clearable)) }
+            if let newID { idsToReplace.append((id, newID)) }
+          }
           return
         }
         let subject = "\(tie.name) (\(tie.searchKey))"
@@ -148,7 +158,7 @@ extension BowTieStore {
           checkup.report(
             .invalidRow, subject,
             "\(failure.attribute) \(failure.reason)"
-              + (clearable ? Self.clearingNote([BowTie.Columns.url], repairing) : ""),
+              + (clearable ? Self.repairNote(clearing: [BowTie.Columns.url], repairing) : ""),
             repaired: repairing && clearable)
           if clearable { valuesToClear.append((id, [BowTie.Columns.url])) }
         }
@@ -222,11 +232,14 @@ extension BowTieStore {
     guard
       repairing,
       !fixes.isEmpty || !photoNamesToClear.isEmpty || !photoFixes.isEmpty
-        || !valuesToClear.isEmpty
+        || !valuesToClear.isEmpty || !idsToReplace.isEmpty
     else { return }
     try write { db, _ in
       for (id, columns) in valuesToClear {
         try Self.clear(columns, ofTie: id, in: db)
+      }
+      for ids in idsToReplace {
+        try Self.replaceID(ids.old, with: ids.new, in: db)
       }
       for id in photoNamesToClear {
         try db.execute(
@@ -273,13 +286,42 @@ extension BowTieStore {
     }
   }
 
-  /// What is done, or would be with --repair, to the values `columns` hold.
-  private static func clearingNote(_ columns: [String], _ repairing: Bool) -> String {
-    let names = columns.joined(separator: " and ")
-    let lastWear =
-      columns.contains(BowTie.Columns.lastWorn)
-      ? " (lastWorn becomes its last recorded wear, if any)" : ""
-    return (repairing ? "; cleared its \(names)" : "; --repair clears its \(names)") + lastWear
+  /// Gives the tie whose id is `old` the id `new`, with its wears and undo entries. The
+  /// wears are taken out and put back under the new id, since the foreign key refuses
+  /// both a tie renamed from under its wears and wears renamed before their tie; the
+  /// triggers take them from `timesWorn` and give them back.
+  private static func replaceID(_ old: String, with new: UUID, in db: any SQLConnection) throws {
+    var wears: [(id: SQLValue, wornAt: SQLValue)] = []
+    try db.forEachRow("SELECT id, wornAt FROM wearEvent WHERE tieId = \(old) ORDER BY id") {
+      wears.append(($0["id"], $0["wornAt"]))
+    }
+    try db.execute("DELETE FROM wearEvent WHERE tieId = \(old)")
+    try db.execute("UPDATE bowTie SET id = \(new.text) WHERE id = \(old)")
+    for wear in wears {
+      try db.execute(
+        "INSERT INTO wearEvent (id, tieId, wornAt) VALUES (\(wear.id), \(new.text), \(wear.wornAt))"
+      )
+    }
+    try db.execute("UPDATE undoEntry SET tieId = \(new.text) WHERE tieId = \(old)")
+  }
+
+  /// What is done, or would be with --repair, to the values `columns` hold and to an id
+  /// that is no UUID.
+  private static func repairNote(clearing columns: [String], newID: UUID? = nil, _ repairing: Bool)
+    -> String
+  {
+    var note = ""
+    if !columns.isEmpty {
+      let names = columns.joined(separator: " and ")
+      let lastWear =
+        columns.contains(BowTie.Columns.lastWorn)
+        ? " (lastWorn becomes its last recorded wear, if any)" : ""
+      note += (repairing ? "; cleared its \(names)" : "; --repair clears its \(names)") + lastWear
+    }
+    if let newID {
+      note += repairing ? "; gave it the id \(newID.text)" : "; --repair gives it a new id"
+    }
+    return note
   }
 
   /// "JPEG 480×640", or "none", for a message.
@@ -330,6 +372,36 @@ extension BowTieStore {
           UPDATE bowTie SET timesWorn = timesWorn + 1, wearsBeforeHistory = wearsBeforeHistory + 1
           WHERE id = \(event.tieID)
           """)
+      }
+    }
+  }
+
+  /// Wears of a tie that is not in the store: SQLite keeps a wear's foreign key only on
+  /// connections that turn foreign keys on, which `sqlite3` does not, so another tool can
+  /// leave them, and the monthly chart counted them. Repairing removes them.
+  private func checkWearsOfNoTie(_ checkup: inout Checkup, repairing: Bool) throws(BowTieError) {
+    let orphans = try read { db in
+      var orphans: [(tieID: SQLValue, wears: Int64)] = []
+      try db.forEachRow(
+        """
+        SELECT tieId, count(*) AS wears FROM wearEvent
+        WHERE NOT EXISTS (SELECT 1 FROM bowTie WHERE bowTie.id = wearEvent.tieId)
+        GROUP BY tieId ORDER BY tieId
+        """
+      ) { row in orphans.append((row["tieId"], try row.decode("wears"))) }
+      return orphans
+    }
+    for orphan in orphans {
+      let wears = orphan.wears == 1 ? "1 wear names" : "\(orphan.wears) wears name"
+      checkup.report(
+        .invalidRow, "tie \(orphan.tieID)",
+        "\(wears) this tie, which is not in the store; --repair removes \(orphan.wears == 1 ? "it" : "them") from the history",
+        repaired: repairing)
+    }
+    guard repairing, !orphans.isEmpty else { return }
+    try write { db, _ in
+      for orphan in orphans {
+        try db.execute("DELETE FROM wearEvent WHERE tieId = \(orphan.tieID)")
       }
     }
   }
@@ -400,6 +472,15 @@ extension BowTieStore {
 }
 
 extension SQLRowSnapshot {
+  /// The same row, with `column` holding `value`.
+  fileprivate func setting(_ column: String, to value: SQLValue) -> SQLRowSnapshot {
+    let name = caseInsensitive ? column.lowercased() : column
+    return SQLRowSnapshot(
+      columnNames: columnNames,
+      values: zip(columnNames, values).map { $0.0 == name ? value : $0.1 },
+      caseInsensitive: caseInsensitive)
+  }
+
   /// The same row, with `columns` NULL.
   fileprivate func clearing(_ columns: [String]) -> SQLRowSnapshot {
     let cleared = Set(columns.map { caseInsensitive ? $0.lowercased() : $0 })
