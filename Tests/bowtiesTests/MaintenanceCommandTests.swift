@@ -188,6 +188,37 @@ struct MaintenanceCommandTests {
     #expect(try bowties("list").status == 0)
   }
 
+  @Test(
+    "a key another tool gave a second tie: doctor names the tie that holds it and repairs the rest")
+  func keyHeldByAnotherTie() throws {
+    let bowties = BowtiesSandbox()
+    try bowties("list")
+    // Key 'r' is Red Bow Tie's (R), whatever its case, but the row says 'whatever', and its
+    // wear count is off by two.
+    let id = "B8F193D2-51E9-42C5-99FF-18666DF66589"
+    try bowties.sqlite(
+      """
+      INSERT INTO bowTie (id, name, canonicalName, searchKey, canonicalKey, rating, timesWorn)
+        VALUES ('\(id)', 'Red Two', 'red two', 'r', 'whatever', 3, 2)
+      """)
+    let detail =
+      "invalidRow  Red Two (r): its search columns do not match its name and key, and its "
+      + "key is Red Bow Tie (R)'s too; give it another with edit \(id) --key NEW\n"
+    let found = try bowties("doctor")
+    #expect(found.status == 65)
+    #expect(found.stdout.contains("problem   " + detail), "\(found.stdout)")
+    // The rest is repaired; the key stays as stored, where a repair failed whole on it.
+    let repaired = try bowties("doctor", "--repair")
+    #expect(repaired.status == 65, "\(repaired)")
+    #expect(repaired.stdout.contains("repaired  invalidRow  Red Two (r): timesWorn 2"))
+    #expect(repaired.stdout.contains("problem   " + detail), "\(repaired.stdout)")
+    #expect(
+      try bowties.sqlite("SELECT canonicalKey, wearsBeforeHistory FROM bowTie WHERE id = '\(id)'")
+        == "whatever|2\n")
+    #expect(try bowties("edit", id, "--key", "R2").status == 0)
+    #expect(try bowties("doctor").stdout.hasSuffix("healthy\n"))
+  }
+
   @Test("a tie another tool added with a lower-case id works after the upgrade; no new one gets in")
   func lowerCaseIDs() throws {
     let bowties = BowtiesSandbox()

@@ -104,7 +104,9 @@ extension BowTieStore {
   /// Every row decoded and validated as the model would, and its derived columns and
   /// wear count compared with what bowties would have written, the rows read one at a time.
   private func checkRows(_ checkup: inout Checkup, repairing: Bool) throws(BowTieError) {
-    var fixes: [(id: String, key: String, name: String, wearsBeforeHistory: Int32)] = []
+    var fixes: [(id: String, key: String?, name: String, wearsBeforeHistory: Int32)] = []
+    // Rows whose key column is to be recomputed, with the problem that says so.
+    var keyFixes: [(id: String, key: String, subject: String, problem: Int)] = []
     var photoFixes: [String] = []
     var photoNamesToClear: [String] = []
     var valuesToClear: [(id: String, columns: [String])] = []
@@ -176,6 +178,9 @@ extension BowTieStore {
             .invalidRow, subject, "its search columns do not match its name and key",
             repaired: repairing)
           needsFix = true
+          if !sameBytes(row["canonicalKey"].text, key) {
+            keyFixes.append((id, key, subject, checkup.problems.count - 1))
+          }
         }
         let events: Int32 = try row.decode("events")
         var wearsBeforeHistory = tie.wearsBeforeHistory ?? 0
@@ -229,6 +234,15 @@ extension BowTieStore {
         if needsFix { fixes.append((id, key, tie.canonicalName, wearsBeforeHistory)) }
       }
     }
+    // A key another tie holds (it is unique) stays as stored, and the user chooses.
+    let takenKeys = try keysTaken(by: keyFixes)
+    for fix in keyFixes {
+      guard let holder = takenKeys[fix.id] else { continue }
+      checkup.problems[fix.problem].repaired = false
+      checkup.problems[fix.problem].detail +=
+        ", and its key is \(holder)'s too; give it another with edit \(fix.id) --key NEW"
+      if let index = fixes.firstIndex(where: { $0.id == fix.id }) { fixes[index].key = nil }
+    }
     guard
       repairing,
       !fixes.isEmpty || !photoNamesToClear.isEmpty || !photoFixes.isEmpty
@@ -257,8 +271,8 @@ extension BowTieStore {
       for fix in fixes {
         try db.execute(
           """
-          UPDATE bowTie SET canonicalKey = \(fix.key), canonicalName = \(fix.name),
-            wearsBeforeHistory = \(fix.wearsBeforeHistory)
+          UPDATE bowTie SET canonicalKey = coalesce(\(fix.key), canonicalKey),
+            canonicalName = \(fix.name), wearsBeforeHistory = \(fix.wearsBeforeHistory)
           WHERE id = \(fix.id)
           """)
       }
@@ -283,6 +297,37 @@ extension BowTieStore {
     }
     if columns.contains(BowTie.Columns.url) {
       try db.execute("UPDATE bowTie SET url = NULL WHERE id = \(id)")
+    }
+  }
+
+  /// Which of `keyFixes` would take a key that another tie holds, or that an earlier one
+  /// takes: "Red Bow Tie (R)", by the id of the tie that would take it.
+  private func keysTaken(by keyFixes: [(id: String, key: String, subject: String, problem: Int)])
+    throws(BowTieError) -> [String: String]
+  {
+    guard !keyFixes.isEmpty else { return [:] }
+    return try read { db in
+      var taken: [String: String] = [:]
+      var claimed: [String: String] = [:]
+      for fix in keyFixes {
+        if let earlier = claimed[fix.key] {
+          taken[fix.id] = earlier
+          continue
+        }
+        var holder: String?
+        try db.forEachRow(
+          "SELECT id, name, searchKey FROM bowTie WHERE canonicalKey = \(fix.key)"
+        ) { row in
+          guard row["id"].text != fix.id else { return }
+          holder = "\(row["name"].text ?? "?") (\(row["searchKey"].text ?? "?"))"
+        }
+        if let holder {
+          taken[fix.id] = holder
+        } else {
+          claimed[fix.key] = fix.subject
+        }
+      }
+      return taken
     }
   }
 
