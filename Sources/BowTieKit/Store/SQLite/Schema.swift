@@ -182,32 +182,24 @@ enum Schema {
     // tie cannot stop the upgrade.
     migrator.registerMigration("v9: tie ids in upper case", foreignKeyChecks: .immediate) { db in
       let refusal = "CHECK constraint failed: a tie id is a UUID in upper case"
+      let triggers = [("bowTie", "id"), ("wearEvent", "tieId")].flatMap { table, column in
+        [("insert", "INSERT"), ("update", "UPDATE OF \(column)")].map { name, event in
+          """
+          CREATE TRIGGER \(table)_\(column)_\(name) BEFORE \(event) ON \(table)
+            WHEN length(NEW.\(column)) <> 36 OR NEW.\(column) <> upper(NEW.\(column))
+          BEGIN
+            SELECT RAISE(ABORT, '\(refusal)');
+          END;
+          """
+        }
+      }
       try db.execute(
         sql: """
           PRAGMA defer_foreign_keys = ON;
           UPDATE wearEvent SET tieId = upper(tieId) WHERE tieId <> upper(tieId);
           UPDATE undoEntry SET tieId = upper(tieId) WHERE tieId <> upper(tieId);
           UPDATE bowTie SET id = upper(id) WHERE id <> upper(id);
-          CREATE TRIGGER bowTie_id_insert BEFORE INSERT ON bowTie
-            WHEN length(NEW.id) <> 36 OR NEW.id <> upper(NEW.id)
-          BEGIN
-            SELECT RAISE(ABORT, '\(refusal)');
-          END;
-          CREATE TRIGGER bowTie_id_update BEFORE UPDATE OF id ON bowTie
-            WHEN length(NEW.id) <> 36 OR NEW.id <> upper(NEW.id)
-          BEGIN
-            SELECT RAISE(ABORT, '\(refusal)');
-          END;
-          CREATE TRIGGER wearEvent_tieId_insert BEFORE INSERT ON wearEvent
-            WHEN length(NEW.tieId) <> 36 OR NEW.tieId <> upper(NEW.tieId)
-          BEGIN
-            SELECT RAISE(ABORT, '\(refusal)');
-          END;
-          CREATE TRIGGER wearEvent_tieId_update BEFORE UPDATE OF tieId ON wearEvent
-            WHEN length(NEW.tieId) <> 36 OR NEW.tieId <> upper(NEW.tieId)
-          BEGIN
-            SELECT RAISE(ABORT, '\(refusal)');
-          END;
+          \(triggers.joined(separator: "\n"))
           """)
     }
 
