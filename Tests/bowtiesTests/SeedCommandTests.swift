@@ -186,6 +186,19 @@ struct SeedCommandTests {
     #expect(result.stderr == "bowties: bad.plist: not a property list (\(reason))\n")
   }
 
+  @Test("export's CSV given to seed: exit 65, saying which formats seed reads")
+  func csvIsNotSeeded() throws {
+    let bowties = BowtiesSandbox()
+    try bowties("export", "--format", "csv", "--output", "ties.csv")
+    let result = try bowties("seed", "ties.csv")
+    #expect(result.status == 65)
+    #expect(
+      result.stderr
+        == "bowties: ties.csv: seed reads plists, JSON and Core Data stores, not CSV, which "
+        + "export writes for spreadsheets (export --format plist or json writes what seed reads "
+        + "back)\n")
+  }
+
   @Test("a missing plist, a folder, or a missing image is an input error (66)")
   func missingInputs() throws {
     let bowties = BowtiesSandbox()

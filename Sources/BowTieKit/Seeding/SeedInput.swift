@@ -65,6 +65,13 @@ public struct SeedInput: Sendable {
       case .other: break
       }
     }
+    // Export writes CSV too, and a round trip through it is the first thing to try.
+    if format == nil, file.pathExtension.lowercased() == "csv" {
+      throw BowTieError.invalidSeedFile(
+        source: argument,
+        reason: "seed reads plists, JSON and Core Data stores, not CSV, which export writes "
+          + "for spreadsheets (export --format plist or json writes what seed reads back)")
+    }
     let handle = try InputFile.open(file.path, named: argument)
     defer { try? handle.close() }
     let data = try InputFile.read(handle, named: argument)
