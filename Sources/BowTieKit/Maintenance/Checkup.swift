@@ -423,7 +423,7 @@ extension BowTieStore {
 
   /// Wears of a tie that is not in the store: SQLite keeps a wear's foreign key only on
   /// connections that turn foreign keys on, which `sqlite3` does not, so another tool can
-  /// leave them, and the monthly chart counted them. Repairing removes them.
+  /// leave them, and the monthly chart would count them. Repairing removes them.
   private func checkWearsOfNoTie(_ checkup: inout Checkup, repairing: Bool) throws(BowTieError) {
     let orphans = try read { db in
       var orphans: [(tieID: SQLValue, wears: Int64)] = []

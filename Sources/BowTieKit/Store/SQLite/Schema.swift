@@ -171,13 +171,13 @@ enum Schema {
 
     // A tie's id is compared as text, so one another tool wrote in lower case (as
     // Python's uuid, uuidgen and PostgreSQL print them) names no row once bowties writes
-    // it back in upper case: `wear` broke its foreign key, `rate` found no tie, and
-    // `remove` said "removed" and removed nothing. UUIDs are the same in either case
-    // (RFC 9562), so those ids become upper case, with the wears and undo entries that
-    // name them, and triggers refuse a tie id, in a tie or a wear, that is not 36
-    // characters in upper case, as the CHECKs refuse a bad rating. A full UUID pattern
-    // would cost a seed twice as much (docs/performance.md, "Seeding"); an id that is
-    // no UUID at all is left to `doctor --repair`, which gives the tie a new one. Foreign
+    // it back in upper case: a wear would break the foreign key, a rating find no tie, a
+    // removal remove nothing. UUIDs are the same in either case (RFC 9562), so those ids
+    // become upper case, with the wears and undo entries that name them, and triggers
+    // refuse a tie id, in a tie or a wear, that is not 36 characters in upper case, as the
+    // CHECKs refuse a bad rating. They check length and case, the cause, rather than the
+    // whole UUID pattern, which costs every seeded row more (docs/performance.md,
+    // "Seeding"); an id that is no UUID at all is `doctor --repair`'s to replace. Foreign
     // keys stay on, deferred to the commit, so that a wear another tool left without its
     // tie cannot stop the upgrade.
     migrator.registerMigration("v9: tie ids in upper case", foreignKeyChecks: .immediate) { db in
