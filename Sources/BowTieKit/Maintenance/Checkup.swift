@@ -423,15 +423,17 @@ extension BowTieStore {
 
   /// Wears of a tie that is not in the store: SQLite keeps a wear's foreign key only on
   /// connections that turn foreign keys on, which `sqlite3` does not, so another tool can
-  /// leave them, and the monthly chart would count them. Repairing removes them.
+  /// leave them, and the monthly chart would count them. Repairing removes them. A tie is
+  /// looked up once for all its wears (docs/performance.md, "`doctor`'s look for wears of
+  /// no tie").
   private func checkWearsOfNoTie(_ checkup: inout Checkup, repairing: Bool) throws(BowTieError) {
     let orphans = try read { db in
       var orphans: [(tieID: SQLValue, wears: Int64)] = []
       try db.forEachRow(
         """
-        SELECT tieId, count(*) AS wears FROM wearEvent
-        WHERE NOT EXISTS (SELECT 1 FROM bowTie WHERE bowTie.id = wearEvent.tieId)
-        GROUP BY tieId ORDER BY tieId
+        SELECT tieId, count(*) AS wears FROM wearEvent GROUP BY tieId
+        HAVING NOT EXISTS (SELECT 1 FROM bowTie WHERE bowTie.id = wearEvent.tieId)
+        ORDER BY tieId
         """
       ) { row in orphans.append((row["tieId"], try row.decode("wears"))) }
       return orphans
