@@ -124,6 +124,31 @@ enum PostgresSchema {
     ),
     // Colors as UIKit's UIColor archives (SQLite's v8): its step is code, in `code`.
     ("p3: colors as UIColor archives", []),
+    // Tie ids in upper case (SQLite's v9): ids are text here too, and one that `psql`
+    // wrote in lower case names no row once bowties writes it back. The wears and their
+    // tie change in one statement, so that the foreign key, checked at its end, holds.
+    // The constraints are NOT VALID: they refuse what is written from now on, and an
+    // existing id that is no UUID at all, which would stop the upgrade, is `doctor`'s.
+    (
+      "p4: tie ids in upper case",
+      [
+        """
+        WITH wears AS (UPDATE wearEvent SET tieId = upper(tieId) WHERE tieId <> upper(tieId))
+        UPDATE bowTie SET id = upper(id) WHERE id <> upper(id)
+        """,
+        """
+        UPDATE undoEntry SET tieId = upper(tieId) WHERE tieId <> upper(tieId)
+        """,
+        """
+        ALTER TABLE bowTie ADD CONSTRAINT bowTie_idInUpperCase
+          CHECK (length(id) = 36 AND id = upper(id)) NOT VALID
+        """,
+        """
+        ALTER TABLE wearEvent ADD CONSTRAINT wearEvent_tieIdInUpperCase
+          CHECK (length(tieId) = 36 AND tieId = upper(tieId)) NOT VALID
+        """,
+      ]
+    ),
   ]
 
   /// What a migration does in code after its SQL, in the same transaction, by name.

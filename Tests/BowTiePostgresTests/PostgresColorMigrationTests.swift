@@ -21,15 +21,9 @@ struct PostgresColorMigrationTests {
   /// archive, O's an AppKit archive, Y's damaged. Returns psql and the archives, as hex.
   func oldStore() throws -> (uri: String, psql: (String) throws -> String, before: [String: String])
   {
-    ColorAttributeTransformer.register()
-    let database = try server.makeDatabase()
-    let psql = { (sql: String) throws -> String in
-      try server.psql(
-        sql, user: database.role, password: database.password, database: database.role)
-    }
-    let first = try PostgresEngine.open(uri: database.uri, environment: [:]) {
-      try $0.seed(SampleData.entries(photos: false))
-    }
+    let database = try SampleDatabase(on: server)
+    let psql = database.psql
+    let first = try PostgresEngine.open(uri: database.uri, environment: [:])
     var archives: [String: Data] = [:]
     for tie in try first.store.allTies() {
       let color = try #require(tie.tintColor)

@@ -102,16 +102,8 @@ struct PostgresCurrencyTests {
 
   @Test("an older store's prices become US dollars; the database keeps price and currency together")
   func migration() throws {
-    ColorAttributeTransformer.register()
-    let database = try server.makeDatabase()
-    let psql = { (sql: String) throws -> String in
-      try server.psql(
-        sql, user: database.role, password: database.password, database: database.role)
-    }
-    let first = try PostgresEngine.open(uri: database.uri, environment: [:]) {
-      try $0.seed(SampleData.entries(photos: false))
-    }
-    try first.store.closeDatabase()
+    let database = try SampleDatabase(on: server)
+    let psql = database.psql
     // The store as bowties left it before prices had a currency, with a price.
     _ = try psql(
       """

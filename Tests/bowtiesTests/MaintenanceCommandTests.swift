@@ -290,6 +290,35 @@ struct MaintenanceCommandTests {
       }
     }
     #expect(try bowties("list").status == 0)
+
+    // Where the triggers were taken away, remove refuses rather than report a removal
+    // that did not happen, and doctor writes the id in upper case.
+    try bowties.sqlite(
+      """
+      DROP TRIGGER bowTie_id_update;
+      DROP TRIGGER wearEvent_tieId_update;
+      UPDATE wearEvent SET tieId = lower(tieId) WHERE tieId LIKE '%7';
+      UPDATE bowTie SET id = lower(id) WHERE searchKey = 'V';
+      """)
+    let refused = try bowties("remove", "V", "--yes")
+    #expect(refused.status == 74, "\(refused)")
+    #expect(refused.stderr.contains("is not found by its id 0B0771E5-0000-4000-8000-000000000007"))
+    #expect(try bowties.sqlite("SELECT count(*) FROM bowTie WHERE searchKey = 'V'") == "1\n")
+    let lower = try bowties("doctor")
+    #expect(lower.status == 65)
+    #expect(
+      lower.stdout.contains(
+        "problem   invalidRow  Violet Bow Tie (V): its id 0b0771e5-0000-4000-8000-000000000007 is "
+          + "not in upper case, which bowties finds ties by; --repair writes it so\n"),
+      "\(lower.stdout)")
+    #expect(try bowties("doctor", "--repair").status == 0)
+    #expect(
+      try bowties.sqlite(
+        """
+        SELECT id, timesWorn, (SELECT count(*) FROM wearEvent WHERE tieId = bowTie.id)
+        FROM bowTie WHERE searchKey = 'V'
+        """) == "0B0771E5-0000-4000-8000-000000000007|1|1\n")
+    #expect(try bowties("remove", "V", "--yes").status == 0)
   }
 
   /// Canonical forms became composed (NFC) after fuzzing found Hangul typed as jamo not

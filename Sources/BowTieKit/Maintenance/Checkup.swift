@@ -149,6 +149,16 @@ extension BowTieStore {
           return
         }
         let subject = "\(tie.name) (\(tie.searchKey))"
+        // An id bowties would not find: one written in lower case where the store's
+        // constraint that refuses one was taken away.
+        if let stored = row["id"].text, !stored.utf8.elementsEqual(tie.id.text.utf8) {
+          checkup.report(
+            .invalidRow, subject,
+            "its id \(stored.excerpt) is not in upper case, which bowties finds ties by; "
+              + (repairing ? "wrote it so" : "--repair writes it so"),
+            repaired: repairing)
+          idsToReplace.append((stored, tie.id))
+        }
         if let issue = tie.colorIssue {
           checkup.report(
             .color, subject,
@@ -252,9 +262,6 @@ extension BowTieStore {
       for (id, columns) in valuesToClear {
         try Self.clear(columns, ofTie: id, in: db)
       }
-      for ids in idsToReplace {
-        try Self.replaceID(ids.old, with: ids.new, in: db)
-      }
       for id in photoNamesToClear {
         try db.execute(
           """
@@ -275,6 +282,10 @@ extension BowTieStore {
             canonicalName = \(fix.name), wearsBeforeHistory = \(fix.wearsBeforeHistory)
           WHERE id = \(fix.id)
           """)
+      }
+      // Last, since every fix above finds its row by the id as stored.
+      for ids in idsToReplace {
+        try Self.replaceID(ids.old, with: ids.new, in: db)
       }
     }
   }

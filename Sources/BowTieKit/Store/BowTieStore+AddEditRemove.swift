@@ -103,8 +103,14 @@ extension BowTieStore {
         removed.append(tie)
       }
       for tie in removed {
+        // The tie was found and locked in this transaction, so a row its id does not find
+        // is one whose id another tool wrote in a form bowties does not: nothing is
+        // removed, rather than a removal reported that did not happen.
         guard let snapshot = try TieSnapshot.take(tie.id, in: connection, withWears: true) else {
-          continue
+          throw BowTieError.storeUnreadable(
+            path: "",
+            reason: "the row of \(tie.name) (\(tie.searchKey)) is not found by its id "
+              + "\(tie.id.text): another tool wrote it otherwise")
         }
         try connection.execute("DELETE FROM bowTie WHERE id = \(tie.id.text)")
         if let file = tie.externalPhotoName { photos.release(file) }
