@@ -217,6 +217,30 @@ struct MaintenanceCommandTests {
         == "whatever|2\n")
     #expect(try bowties("edit", id, "--key", "R2").status == 0)
     #expect(try bowties("doctor").stdout.hasSuffix("healthy\n"))
+
+    // Two rows whose keys both become 'p', which no tie holds yet: the first takes it.
+    try bowties.sqlite(
+      """
+      INSERT INTO bowTie (id, name, canonicalName, searchKey, canonicalKey, rating) VALUES
+        ('B8F193D2-51E9-42C5-99FF-000000000001', 'Paisley', 'paisley', 'P', 'x1', 3),
+        ('B8F193D2-51E9-42C5-99FF-000000000002', 'Plaid', 'plaid', 'p', 'x2', 3)
+      """)
+    let both = try bowties("doctor", "--repair")
+    #expect(both.status == 65, "\(both)")
+    #expect(
+      both.stdout.contains(
+        "repaired  invalidRow  Paisley (P): its search columns do not match its name and key\n"),
+      "\(both.stdout)")
+    #expect(
+      both.stdout.contains(
+        "problem   invalidRow  Plaid (p): its search columns do not match its name and key, and "
+          + "its key is Paisley (P)'s too; give it another with edit "
+          + "B8F193D2-51E9-42C5-99FF-000000000002 --key NEW\n"),
+      "\(both.stdout)")
+    #expect(
+      try bowties.sqlite(
+        "SELECT name, canonicalKey FROM bowTie WHERE canonicalKey IN ('p', 'x2') ORDER BY name")
+        == "Paisley|p\nPlaid|x2\n")
   }
 
   @Test("a tie another tool added with a lower-case id works after the upgrade; no new one gets in")
