@@ -120,7 +120,10 @@ extension BowTieStore {
         """
       ) { row in
         checkup.tiesChecked += 1
-        let id: String = (try? row.decode("id")) ?? "?"
+        // The id as stored, which every fix below finds the row by; nil when it is not
+        // text (bytes another tool wrote), and then no fix can find the row.
+        let storedID: String? = try? row.decode("id")
+        let id = storedID ?? "?"
         let tie: BowTie
         do {
           tie = try BowTie(row: row)
@@ -133,7 +136,7 @@ extension BowTieStore {
           // replaced by a new one, when that is all that stops it.
           let clearable = BowTie.unreadableOptionalColumns(of: row)
           var candidate = row.snapshot().clearing(clearable)
-          let newID = id != "?" && UUID(text: id) == nil ? UUID() : nil
+          let newID = storedID.flatMap { UUID(text: $0) == nil ? UUID() : nil }
           if let newID { candidate = candidate.setting(BowTie.Columns.id, to: .text(newID.text)) }
           let fixable =
             (!clearable.isEmpty || newID != nil) && (try? BowTie(row: candidate)) != nil
@@ -151,13 +154,13 @@ extension BowTieStore {
         let subject = "\(tie.name) (\(tie.searchKey))"
         // An id bowties would not find: one written in lower case where the store's
         // constraint that refuses one was taken away.
-        if let stored = row["id"].text, !stored.utf8.elementsEqual(tie.id.text.utf8) {
+        if !id.utf8.elementsEqual(tie.id.text.utf8) {
           checkup.report(
             .invalidRow, subject,
-            "its id \(stored.excerpt) is not in upper case, which bowties finds ties by; "
+            "its id \(id.excerpt) is not in upper case, which bowties finds ties by; "
               + (repairing ? "wrote it so" : "--repair writes it so"),
             repaired: repairing)
-          idsToReplace.append((stored, tie.id))
+          idsToReplace.append((id, tie.id))
         }
         if let issue = tie.colorIssue {
           checkup.report(
@@ -450,10 +453,11 @@ extension BowTieStore {
       return orphans
     }
     for orphan in orphans {
-      let wears = orphan.wears == 1 ? "1 wear names" : "\(orphan.wears) wears name"
+      let (wears, them) =
+        orphan.wears == 1 ? ("1 wear names", "it") : ("\(orphan.wears) wears name", "them")
       checkup.report(
         .invalidRow, "tie \(orphan.tieID)",
-        "\(wears) this tie, which is not in the store; --repair removes \(orphan.wears == 1 ? "it" : "them") from the history",
+        "\(wears) this tie, which is not in the store; --repair removes \(them) from the history",
         repaired: repairing)
     }
     guard repairing, !orphans.isEmpty else { return }
