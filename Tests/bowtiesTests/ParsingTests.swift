@@ -105,6 +105,20 @@ struct ParsingTests {
       (["list", "--worn-since", "someday"], "'someday' is not a date"),
       (["history", "--until", "2026-02-30"], "'2026-02-30' is not a date"),
       (
+        ["wear", "R", "--date", "-1000000d"],
+        "'-1000000d' is too far back: an offset goes back at most 100000 days"
+      ),
+      (["history", "--until", "-99999999999999999999w"], "at most 100000 weeks"),
+      (
+        ["wear", "R", "--date", "+1d"],
+        "'+1d' is not a date: an offset counts back from today, as -1d"
+      ),
+      (["list", "--worn-since", "3m"], "an offset counts back from today, as -3m"),
+      (
+        ["history", "--since", "10000-01-01"],
+        "'10000-01-01' is not a date: years go from 0001 to 9999"
+      ),
+      (
         ["edit", "R", "--times-worn", "-1"],
         "--times-worn must be a whole number from 0 to 2147483647"
       ),

@@ -42,7 +42,7 @@ public struct DateArgument: Equatable, Sendable {
   {
     let digits = text.dropFirst().dropLast()
     guard text.first == "-", let unit = text.last, PlainDecimal.isDigits(digits),
-      let amount = Int(digits), amount <= 100_000
+      let amount = Int(digits), amount <= maximumOffset
     else { return nil }
     let component: Calendar.Component
     switch unit {
@@ -66,10 +66,36 @@ public struct DateArgument: Equatable, Sendable {
     return calendar.date(byAdding: .day, value: 1, to: date) ?? date
   }
 
-  /// What a command says when a date cannot be parsed.
+  /// How far back an offset may go, in its own unit (`-100000d`).
+  static let maximumOffset = 100_000
+
+  private static let unitNames: [Character: String] = [
+    "h": "hours", "d": "days", "w": "weeks", "m": "months", "y": "years",
+  ]
+
+  /// What a command says when a date cannot be parsed: for an offset or a year out of
+  /// range, the range; else the forms it takes.
   public static func problem(_ text: String) -> BowTieError {
-    .invalidValue(
-      "'\(text.excerpt)' is not a date: use 2026-11-21, 2026-11-21T08:00:00Z, now, today, yesterday, "
+    let trimmed = text.trimmingSpaces().lowercased()
+    let quoted = "'\(text.excerpt)'"
+    if let unit = trimmed.last, let unitName = unitNames[unit] {
+      let sign = trimmed.prefix(while: { $0 == "-" || $0 == "+" })
+      let digits = trimmed.dropFirst(sign.count).dropLast()
+      if PlainDecimal.isDigits(digits) {
+        if sign == "-" {
+          return .invalidValue(
+            "\(quoted) is too far back: an offset goes back at most \(maximumOffset) \(unitName)")
+        }
+        return .invalidValue(
+          "\(quoted) is not a date: an offset counts back from today, as -\(digits)\(unit)")
+      }
+    }
+    let year = trimmed.prefix(while: { $0.isASCII && $0.isNumber })
+    if year.count > 4, trimmed.dropFirst(year.count).first == "-" {
+      return .invalidValue("\(quoted) is not a date: years go from 0001 to 9999")
+    }
+    return .invalidValue(
+      "\(quoted) is not a date: use 2026-11-21, 2026-11-21T08:00:00Z, now, today, yesterday, "
         + "or -30d, -2w, -3m, -1y, -12h")
   }
 }
