@@ -310,6 +310,55 @@ struct FileSystemFailureTests {
     }
   }
 
+  @Test(
+    "a backup onto a full disk exits 73, says the disk is full, and leaves nothing there",
+    .enabled(if: ScratchMount.available))
+  func backupOntoAFullDisk() throws {
+    let bowties = BowtiesSandbox()
+    try bowties("show", "R")
+    let target = BowtiesSandbox()
+    let mount = try ScratchMount(over: target.folder, size: "64k")
+    defer { mount.unmount() }
+
+    let copy = target.folder.appendingPathComponent("Copy.sqlite").path
+    let backup = try bowties("backup", copy)
+    #expect(backup.status == 73, "\(backup)")
+    #expect(backup.stderr == "bowties: cannot write \(copy): database or disk is full\n")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: target.folder.path) == [])
+  }
+
+  @Test(
+    "a restore that does not fit on the disk exits 74, says so, and leaves the store as it was",
+    .enabled(if: ScratchMount.available))
+  func restoreOntoAFullDisk() throws {
+    // A backup larger than the 2 MB the store's file system holds.
+    let large = BowtiesSandbox()
+    let entries = (0..<3_000).map { index -> [String: Any] in
+      [
+        "name": "Tie \(index)", "searchKey": "K\(index)", "rating": 3,
+        "tintColor": ["red": index % 256, "green": 20, "blue": 10],
+        "url": "https://example.com/ties/\(index)/" + String(repeating: "x", count: 400),
+      ]
+    }
+    let file = large.folder.appendingPathComponent("ties.json")
+    try JSONSerialization.data(withJSONObject: entries).write(to: file)
+    #expect(try large("seed", file.path).status == 0)
+    let copy = large.folder.appendingPathComponent("Backup.sqlite").path
+    #expect(try large("backup", copy).status == 0)
+
+    try withMountedStore { bowties, _, before in
+      let listing = try FileManager.default.contentsOfDirectory(atPath: bowties.folder.path)
+      let restore = try bowties("restore", copy, "--yes")
+      #expect(restore.status == 74, "\(restore)")
+      #expect(
+        restore.stderr
+          == "bowties: cannot write the store \(bowties.store): database or disk is full\n")
+      #expect(try Data(contentsOf: URL(fileURLWithPath: bowties.store)) == before)
+      #expect(try FileManager.default.contentsOfDirectory(atPath: bowties.folder.path) == listing)
+      #expect(try bowties.sqlite("SELECT count(*) FROM bowTie") == "7\n")
+    }
+  }
+
   /// Runs `body` on a store of the sample ties on a 2 MB tmpfs mounted over the test's
   /// folder, with the store's bytes as they were before `body` ran.
   private func withMountedStore(_ body: (BowtiesSandbox, ScratchMount, Data) throws -> Void) throws

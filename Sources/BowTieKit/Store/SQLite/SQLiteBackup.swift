@@ -53,10 +53,11 @@ extension SQLiteEngine {
     try dbWriter.read { db in
       do {
         let copy = try DatabaseQueue(path: temporary.path)
-        try copy.writeWithoutTransaction { copyDB in try db.backup(to: copyDB) }
+        try copy.writeWithoutTransaction { copyDB in try db.copy(into: copyDB) }
         try copy.close()
       } catch {
-        throw BowTieError.outputUnwritable(path: destination.path, reason: error.reason)
+        throw BowTieError.outputUnwritable(
+          path: destination.path, reason: (error as? DatabaseError)?.message ?? error.reason)
       }
       // A name that is not a photo file's is never made into a path; doctor reports it.
       let names = try PhotoReferences.all(in: SQLiteConnection(db: db))
@@ -88,7 +89,7 @@ extension SQLiteEngine {
     let engine: SQLiteEngine
     do {
       let copy = try DatabaseQueue()
-      try dbWriter.backup(to: copy)
+      try dbWriter.read { db in try copy.writeWithoutTransaction { try db.copy(into: $0) } }
       try unlocked?.check()
       engine = SQLiteEngine(copy, photos: PhotoStorage(directory: nil), displayName: ":memory:")
     } catch {
@@ -131,7 +132,7 @@ extension SQLiteEngine {
         }
       }
       try store.dbWriter.writeWithoutTransaction { live in
-        try backup.engine.dbWriter.read { db in try db.backup(to: live) }
+        try backup.engine.dbWriter.read { db in try db.copy(into: live) }
       }
       // Photos of the replaced inventory, and the marker, go now.
       try store.sweepInterruptedPhotoWrites()
@@ -276,7 +277,7 @@ struct BackupFile {
         temporary = copy
         let queue = try DatabaseQueue(path: copy.path)
         opened = queue
-        try backup.backup(to: queue)
+        try backup.read { db in try queue.writeWithoutTransaction { try db.copy(into: $0) } }
         try backup.close()
         try unlocked?.check()
         engine = SQLiteEngine(queue, photos: photos, displayName: source.path)

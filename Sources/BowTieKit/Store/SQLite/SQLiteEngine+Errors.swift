@@ -63,6 +63,29 @@ extension Database {
   }
 }
 
+extension Database {
+  /// Copies this database into `destination` with SQLite's online backup API, and says
+  /// why a copy failed: the API reports a failure by its result code, while GRDB takes the
+  /// message the destination connection held before the copy was finished, another
+  /// call's ("not an error", "no more rows available" on a full disk). Once finished, the
+  /// destination holds the copy's own error; else the code's text is the reason. The
+  /// system's reason is added when the destination's last call set one.
+  func copy(into destination: Database) throws {
+    do {
+      try backup(to: destination)
+    } catch let error as DatabaseError {
+      let connection = destination.sqliteConnection
+      let code = error.extendedResultCode.rawValue
+      var reason =
+        sqlite3_extended_errcode(connection) == code
+        ? String(cString: sqlite3_errmsg(connection)) : String(cString: sqlite3_errstr(code))
+      let system = sqlite3_system_errno(connection)
+      if system > 0 { reason += " (\(String(cString: strerror(system)).lowercased()))" }
+      throw DatabaseError(resultCode: error.extendedResultCode, message: reason)
+    }
+  }
+}
+
 extension SQLiteEngine {
   /// Why a store this process may write is read-only to it, when that is so because its
   /// log and index (`-wal`, `-shm`) belong to another user: SQLite's own words ("attempt to
