@@ -133,6 +133,35 @@ struct EngineMoveTests {
     #expect(try bowties(["doctor"], store: database.uri, environment: user).status == 0)
   }
 
+  @Test(
+    "a backup of a PostgreSQL store that fills the disk exits 73, says so, and leaves nothing",
+    .enabled(if: ScratchMount.available))
+  func backupOntoAFullDisk() throws {
+    let database = try server.makeDatabase()
+    let bowties = BowtiesSandbox()
+    let entries = (0..<3_000).map { index -> [String: Any] in
+      [
+        "name": "Tie \(index)", "searchKey": "K\(index)", "rating": 3,
+        "tintColor": ["red": index % 256, "green": 20, "blue": 10],
+        "url": "https://example.com/ties/\(index)/" + String(repeating: "x", count: 400),
+      ]
+    }
+    let file = bowties.folder.appendingPathComponent("ties.json")
+    try JSONSerialization.data(withJSONObject: entries).write(to: file)
+    let seed = try bowties(["seed", file.path], store: database.uri)
+    try #require(seed.status == 0, "\(seed.stderr)")
+
+    // Room for the copy's schema, not for its rows.
+    let target = BowtiesSandbox()
+    let mount = try ScratchMount(over: target.folder, size: "256k")
+    defer { mount.unmount() }
+    let copy = target.folder.appendingPathComponent("Copy.sqlite").path
+    let backup = try bowties(["backup", copy], store: database.uri)
+    #expect(backup.status == 73, "\(backup)")
+    #expect(backup.stderr == "bowties: cannot write \(copy): database or disk is full\n")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: target.folder.path) == [])
+  }
+
   @Test("a hostile backup is refused before the PostgreSQL store changes (65)")
   func hostileBackup() throws {
     let database = try server.makeDatabase()

@@ -159,13 +159,25 @@ extension StoreEngine {
           try DatabaseQueue(path: temporary.path, configuration: config),
           photos: PhotoStorage(directory: photoFolder), displayName: destination.path)
       } catch {
-        throw .outputUnwritable(path: destination.path, reason: error.reason)
+        throw .outputUnwritable(
+          path: destination.path, reason: (error as? DatabaseError)?.message ?? error.reason)
       }
       defer { try? copy.close() }
-      try copy.migrate(lockFile: nil)
-      let copied = try StoreTransfer.replace(contentsOf: copy, with: self)
-      // Closed first: the last connection folds the write-ahead log into the file.
-      try copy.close()
+      let copied: StoreTransfer.Copied
+      do throws(BowTieError) {
+        try copy.migrate(lockFile: nil)
+        copied = try StoreTransfer.replace(contentsOf: copy, with: self)
+        // Closed first: the last connection folds the write-ahead log into the file.
+        try copy.close()
+      } catch {
+        // The copy is the command's output, not a store: a full disk there is 73.
+        switch error {
+        case .storeNotWritable(let path, let reason) where path == destination.path,
+          .storeUnreadable(let path, let reason) where path == destination.path:
+          throw .outputUnwritable(path: path, reason: reason)
+        default: throw error
+        }
+      }
       guard rename(temporary.path, destination.path) == 0 else {
         throw .outputUnwritable(path: destination.path, reason: POSIXError.current.reason)
       }
