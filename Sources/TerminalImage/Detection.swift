@@ -60,21 +60,16 @@ public struct TerminalGraphics: Equatable, Sendable {
     deviceAttributes: () -> [Int]? = { nil }
   ) -> TerminalGraphics {
     let term = environment["TERM"] ?? ""
-    let program = environment["TERM_PROGRAM"] ?? ""
     func isSet(_ name: String) -> Bool { !(environment[name] ?? "").isEmpty }
 
-    let isKitty = term == "xterm-kitty" || isSet("KITTY_WINDOW_ID") || term == "xterm-ghostty"
-    let isITerm =
-      program == "iTerm.app" || environment["LC_TERMINAL"] == "iTerm2" || program == "WezTerm"
-    let colorTerm = environment["COLORTERM"]?.lowercased()
-    let truecolor =
-      !outputIsTerminal || colorTerm == "truecolor" || colorTerm == "24bit"
-      || term.hasSuffix("-direct") || isKitty || isITerm || program == "ghostty"
-    let depth: ColorDepth = truecolor ? .truecolor : .palette256
+    let isKitty = Self.isKitty(environment)
+    let isITerm = Self.isITerm(environment)
+    let depth = colorDepth(
+      environment: environment, outputIsTerminal: outputIsTerminal, override: override)
 
     switch override {
     case .halfBlocks: return TerminalGraphics(imageProtocol: .halfBlocks, depth: depth)
-    case .halfBlocks256: return TerminalGraphics(imageProtocol: .halfBlocks, depth: .palette256)
+    case .halfBlocks256: return TerminalGraphics(imageProtocol: .halfBlocks, depth: depth)
     case .kitty: return TerminalGraphics(imageProtocol: .kitty, depth: depth)
     case .iTerm2: return TerminalGraphics(imageProtocol: .iTerm2, depth: depth)
     case .sixel: return TerminalGraphics(imageProtocol: .sixel, depth: depth)
@@ -94,6 +89,33 @@ public struct TerminalGraphics: Equatable, Sendable {
       return TerminalGraphics(imageProtocol: .sixel, depth: depth)
     }
     return TerminalGraphics(imageProtocol: .halfBlocks, depth: depth)
+  }
+
+  /// The colors to draw in, by the rules of ``detect(environment:outputIsTerminal:override:deviceAttributes:)``:
+  /// truecolor only where the terminal says it has it, or for output that is not a
+  /// terminal; `halfblocks-256` forces the palette.
+  public static func colorDepth(
+    environment: [String: String], outputIsTerminal: Bool, override: Override? = nil
+  ) -> ColorDepth {
+    if override == .halfBlocks256 { return .palette256 }
+    let term = environment["TERM"] ?? ""
+    let colorTerm = environment["COLORTERM"]?.lowercased()
+    let truecolor =
+      !outputIsTerminal || colorTerm == "truecolor" || colorTerm == "24bit"
+      || term.hasSuffix("-direct") || isKitty(environment) || isITerm(environment)
+      || environment["TERM_PROGRAM"] == "ghostty"
+    return truecolor ? .truecolor : .palette256
+  }
+
+  private static func isKitty(_ environment: [String: String]) -> Bool {
+    let term = environment["TERM"] ?? ""
+    return term == "xterm-kitty" || !(environment["KITTY_WINDOW_ID"] ?? "").isEmpty
+      || term == "xterm-ghostty"
+  }
+
+  private static func isITerm(_ environment: [String: String]) -> Bool {
+    let program = environment["TERM_PROGRAM"] ?? ""
+    return program == "iTerm.app" || environment["LC_TERMINAL"] == "iTerm2" || program == "WezTerm"
   }
 
   /// Whether asking the terminal is worth it: not for `dumb`, nor the Linux console,

@@ -72,6 +72,20 @@ struct DetectionTests {
     #expect(!asked)
   }
 
+  @Test("a swatch's colors follow the photo's: the palette unless the terminal says truecolor")
+  func swatchDepth() {
+    func depth(_ environment: [String: String], override: TerminalGraphics.Override? = nil)
+      -> ColorDepth
+    {
+      TerminalGraphics.colorDepth(
+        environment: environment, outputIsTerminal: true, override: override)
+    }
+    #expect(depth(["TERM": "xterm-256color"]) == .palette256)
+    #expect(depth(["TERM": "xterm-256color", "COLORTERM": "truecolor"]) == .truecolor)
+    #expect(depth(["TERM": "xterm-kitty"]) == .truecolor)
+    #expect(depth(["COLORTERM": "truecolor"], override: .halfBlocks256) == .palette256)
+  }
+
   @Test("truecolor from COLORTERM or -direct; else the 256-color palette")
   func depth() {
     #expect(detect(["TERM": "xterm-256color", "COLORTERM": "truecolor"]).depth == .truecolor)

@@ -199,12 +199,17 @@ struct CommandTests {
     #expect(try bowties.sqlite("SELECT rating FROM bowTie WHERE searchKey = 'R'") == "3.5\n")
   }
 
-  @Test("on a terminal the color is a truecolor swatch, unless NO_COLOR or TERM=dumb")
+  @Test(
+    "on a terminal the color is a swatch: truecolor where COLORTERM says so, else the palette's nearest; none with NO_COLOR or TERM=dumb"
+  )
   func terminalColor() throws {
     let bowties = BowtiesSandbox()
     try bowties("list")
-    let onTerminal = try bowties.onTerminal("show", "R")
-    #expect(onTerminal.stdout.contains("\u{1B}[48;2;239;48;36m  \u{1B}[0m #EF3024"))
+    let truecolor = try bowties.onTerminal("show", "R", environment: ["COLORTERM": "truecolor"])
+    #expect(truecolor.stdout.contains("\u{1B}[48;2;239;48;36m  \u{1B}[0m #EF3024"))
+    let palette = try bowties.onTerminal("list", environment: ["TERM": "xterm-256color"])
+    #expect(palette.stdout.contains("\u{1B}[48;5;196m  \u{1B}[0m #EF3024"), "\(palette)")
+    #expect(!palette.stdout.contains("48;2;"), "\(palette)")
     for environment in [["NO_COLOR": "1"], ["TERM": "dumb"]] {
       let plain = try bowties.onTerminal("show", "R", environment: environment)
       #expect(plain.status == 0)

@@ -1,6 +1,8 @@
 import BowTieKit
 import BowTieModel
 import Foundation
+import ImageCodecs
+import TerminalImage
 import TextOutput
 
 #if canImport(Glibc)
@@ -96,9 +98,24 @@ enum Terminal {
     return answer == "y" || answer == "yes"
   }
 
-  /// A truecolor swatch, two cells wide.
-  static func swatch(red: UInt8, green: UInt8, blue: UInt8) -> String {
-    "\u{1B}[48;2;\(red);\(green);\(blue)m  \u{1B}[0m"
+  /// The colors of a swatch on stdout: those the photo is drawn in, truecolor only where
+  /// the terminal says it has it (`COLORTERM`; ``TerminalGraphics/colorDepth(environment:outputIsTerminal:override:)``).
+  /// A terminal without it shows a 24-bit color as another color, or as text.
+  static let colorDepth: ColorDepth = {
+    let environment = ProcessInfo.processInfo.environment
+    return TerminalGraphics.colorDepth(
+      environment: environment, outputIsTerminal: standardOutputIsTerminal,
+      override: environment["BOWTIES_IMAGE_PROTOCOL"].flatMap {
+        TerminalGraphics.Override(rawValue: $0.lowercased())
+      })
+  }()
+
+  /// A swatch two cells wide: `color` itself in truecolor, else the palette's nearest.
+  static func swatch(_ color: RGB, depth: ColorDepth = colorDepth) -> String {
+    switch depth {
+    case .truecolor: "\u{1B}[48;2;\(color.red);\(color.green);\(color.blue)m  \u{1B}[0m"
+    case .palette256: "\u{1B}[48;5;\(Palette256.nearest(color))m  \u{1B}[0m"
+    }
   }
 
   static func bold(_ text: String) -> String { "\u{1B}[1m\(text)\u{1B}[0m" }

@@ -1,6 +1,7 @@
 import BowTieKit
 import BowTieModel
 import Foundation
+import ImageCodecs
 import TextOutput
 
 /// Prints ties: JSON for scripts, aligned text for people, and warnings about a tie's
@@ -208,7 +209,7 @@ struct TieOutput {
       return tie.colorIssue == nil ? "none" : "unreadable"
     }
     return color
-      ? Terminal.swatch(red: tint.red8, green: tint.green8, blue: tint.blue8) + " " + tint.hex
+      ? Terminal.swatch(RGB(tint.red8, tint.green8, tint.blue8)) + " " + tint.hex
       : tint.hex
   }
 
