@@ -141,6 +141,20 @@ final class BowtiesSandbox: Sendable {
     return png
   }
 
+  /// A JSON seed of `count` ties, each with its own name, key and color, and a link
+  /// padded by `linkPadding` characters: a store of the size a test needs.
+  static func seedJSON(ties count: Int, linkPadding: Int = 0) throws -> Data {
+    let entries = (0..<count).map { index -> [String: Any] in
+      [
+        "name": "Tie \(index)", "searchKey": "K\(index)", "rating": 3,
+        "tintColor": ["red": index % 256, "green": 20, "blue": 10],
+        "url": "https://example.com/ties/\(index)"
+          + (linkPadding > 0 ? "/" + String(repeating: "x", count: linkPadding) : ""),
+      ]
+    }
+    return try JSONSerialization.data(withJSONObject: entries)
+  }
+
   /// Parses `list --json`.
   func listJSON() throws -> [[String: Any]] {
     let result = try self("list", "--json")

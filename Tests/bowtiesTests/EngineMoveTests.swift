@@ -139,15 +139,8 @@ struct EngineMoveTests {
   func backupOntoAFullDisk() throws {
     let database = try server.makeDatabase()
     let bowties = BowtiesSandbox()
-    let entries = (0..<3_000).map { index -> [String: Any] in
-      [
-        "name": "Tie \(index)", "searchKey": "K\(index)", "rating": 3,
-        "tintColor": ["red": index % 256, "green": 20, "blue": 10],
-        "url": "https://example.com/ties/\(index)/" + String(repeating: "x", count: 400),
-      ]
-    }
     let file = bowties.folder.appendingPathComponent("ties.json")
-    try JSONSerialization.data(withJSONObject: entries).write(to: file)
+    try BowtiesSandbox.seedJSON(ties: 3_000, linkPadding: 400).write(to: file)
     let seed = try bowties(["seed", file.path], store: database.uri)
     try #require(seed.status == 0, "\(seed.stderr)")
 

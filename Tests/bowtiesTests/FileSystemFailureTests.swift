@@ -143,15 +143,8 @@ struct FileSystemFailureTests {
   func writtenWhileReadWithoutLocks() throws {
     let bowties = BowtiesSandbox()
     // Enough ties that list --json fills a pipe nobody reads, and waits there, mid-read.
-    let entries = (0..<800).map { index -> [String: Any] in
-      [
-        "name": "Tie \(index)", "searchKey": "K\(index)", "rating": 3,
-        "tintColor": ["red": index % 256, "green": 20, "blue": 10],
-        "url": "https://example.com/ties/\(index)",
-      ]
-    }
     let file = bowties.folder.appendingPathComponent("ties.json")
-    try JSONSerialization.data(withJSONObject: entries).write(to: file)
+    try BowtiesSandbox.seedJSON(ties: 800).write(to: file)
     try #require(try bowties("seed", file.path).status == 0)
     #expect(chmod(bowties.store, 0o644) == 0 && chmod(bowties.folder.path, 0o755) == 0)
 
@@ -247,17 +240,10 @@ struct FileSystemFailureTests {
     .enabled(if: ScratchMount.available))
   func fullDisk() throws {
     try withMountedStore { bowties, _, before in
-      let entries = (0..<20_000).map { index -> [String: Any] in
-        [
-          "name": "Tie \(index)", "searchKey": "K\(index)", "rating": 3,
-          "tintColor": ["red": index % 256, "green": 20, "blue": 10],
-          "url": "https://example.com/ties/\(index)",
-        ]
-      }
       // The seed file lives outside the small file system.
       let file = URL(fileURLWithPath: NSTemporaryDirectory())
         .appendingPathComponent("bowties-full-disk-\(UUID().uuidString).json")
-      try JSONSerialization.data(withJSONObject: entries).write(to: file)
+      try BowtiesSandbox.seedJSON(ties: 20_000).write(to: file)
       defer { try? FileManager.default.removeItem(at: file) }
       let listing = try FileManager.default.contentsOfDirectory(atPath: bowties.folder.path)
         .sorted()
@@ -333,15 +319,8 @@ struct FileSystemFailureTests {
   func restoreOntoAFullDisk() throws {
     // A backup larger than the 2 MB the store's file system holds.
     let large = BowtiesSandbox()
-    let entries = (0..<3_000).map { index -> [String: Any] in
-      [
-        "name": "Tie \(index)", "searchKey": "K\(index)", "rating": 3,
-        "tintColor": ["red": index % 256, "green": 20, "blue": 10],
-        "url": "https://example.com/ties/\(index)/" + String(repeating: "x", count: 400),
-      ]
-    }
     let file = large.folder.appendingPathComponent("ties.json")
-    try JSONSerialization.data(withJSONObject: entries).write(to: file)
+    try BowtiesSandbox.seedJSON(ties: 3_000, linkPadding: 400).write(to: file)
     #expect(try large("seed", file.path).status == 0)
     let copy = large.folder.appendingPathComponent("Backup.sqlite").path
     #expect(try large("backup", copy).status == 0)
