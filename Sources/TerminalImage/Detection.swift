@@ -68,8 +68,8 @@ public struct TerminalGraphics: Equatable, Sendable {
       environment: environment, outputIsTerminal: outputIsTerminal, override: override)
 
     switch override {
-    case .halfBlocks: return TerminalGraphics(imageProtocol: .halfBlocks, depth: depth)
-    case .halfBlocks256: return TerminalGraphics(imageProtocol: .halfBlocks, depth: depth)
+    case .halfBlocks, .halfBlocks256:
+      return TerminalGraphics(imageProtocol: .halfBlocks, depth: depth)
     case .kitty: return TerminalGraphics(imageProtocol: .kitty, depth: depth)
     case .iTerm2: return TerminalGraphics(imageProtocol: .iTerm2, depth: depth)
     case .sixel: return TerminalGraphics(imageProtocol: .sixel, depth: depth)

@@ -41,18 +41,11 @@ public struct DateArgument: Equatable, Sendable {
     -> DateArgument?
   {
     let digits = text.dropFirst().dropLast()
-    guard text.first == "-", let unit = text.last, PlainDecimal.isDigits(digits),
-      let amount = Int(digits), amount <= maximumOffset
+    guard text.first == "-", let unit = text.last.flatMap({ units[$0] }),
+      PlainDecimal.isDigits(digits), let amount = Int(digits), amount <= maximumOffset
     else { return nil }
-    let component: Calendar.Component
-    switch unit {
-    case "h":
+    guard let component = unit.component else {
       return DateArgument(date: now.addingTimeInterval(-Double(amount) * 3600), isWholeDay: false)
-    case "d": component = .day
-    case "w": component = .weekOfYear
-    case "m": component = .month
-    case "y": component = .year
-    default: return nil
     }
     return calendar.date(byAdding: component, value: -amount, to: today).map {
       DateArgument(date: $0, isWholeDay: true)
@@ -69,8 +62,11 @@ public struct DateArgument: Equatable, Sendable {
   /// How far back an offset may go, in its own unit (`-100000d`).
   static let maximumOffset = 100_000
 
-  private static let unitNames: [Character: String] = [
-    "h": "hours", "d": "days", "w": "weeks", "m": "months", "y": "years",
+  /// An offset's units by their letter: hours count back from now (no calendar
+  /// component), the others whole days back from today.
+  private static let units: [Character: (name: String, component: Calendar.Component?)] = [
+    "h": ("hours", nil), "d": ("days", .day), "w": ("weeks", .weekOfYear),
+    "m": ("months", .month), "y": ("years", .year),
   ]
 
   /// What a command says when a date cannot be parsed: for an offset or a year out of
@@ -78,7 +74,7 @@ public struct DateArgument: Equatable, Sendable {
   public static func problem(_ text: String) -> BowTieError {
     let trimmed = text.trimmingSpaces().lowercased()
     let quoted = "'\(text.excerpt)'"
-    if let unit = trimmed.last, let unitName = unitNames[unit] {
+    if let unit = trimmed.last, let unitName = units[unit]?.name {
       let sign = trimmed.prefix(while: { $0 == "-" || $0 == "+" })
       let digits = trimmed.dropFirst(sign.count).dropLast()
       if PlainDecimal.isDigits(digits) {

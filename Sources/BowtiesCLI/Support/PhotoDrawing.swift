@@ -35,13 +35,11 @@ struct PhotoDrawing {
   static func forStandardOutput() -> PhotoDrawing {
     let environment = ProcessInfo.processInfo.environment
     let isTerminal = Terminal.standardOutputIsTerminal
-    var override: TerminalGraphics.Override?
-    if let value = environment["BOWTIES_IMAGE_PROTOCOL"], !value.isEmpty {
-      override = TerminalGraphics.Override(rawValue: value.lowercased())
-      if override == nil {
-        let known = TerminalGraphics.Override.allCases.map(\.rawValue).joined(separator: ", ")
-        Terminal.warning("BOWTIES_IMAGE_PROTOCOL=\(value) is not one of \(known); ignored")
-      }
+    let asked = Terminal.imageOverride(in: environment)
+    let override = asked?.override
+    if let asked, override == nil {
+      let known = TerminalGraphics.Override.allCases.map(\.rawValue).joined(separator: ", ")
+      Terminal.warning("BOWTIES_IMAGE_PROTOCOL=\(asked.name) is not one of \(known); ignored")
     }
     // Asking the terminal is only polite when the user is at it: both ends a terminal.
     let mayAsk = isTerminal && Terminal.standardInputIsTerminal

@@ -105,10 +105,17 @@ enum Terminal {
     let environment = ProcessInfo.processInfo.environment
     return TerminalGraphics.colorDepth(
       environment: environment, outputIsTerminal: standardOutputIsTerminal,
-      override: environment["BOWTIES_IMAGE_PROTOCOL"].flatMap {
-        TerminalGraphics.Override(rawValue: $0.lowercased())
-      })
+      override: imageOverride(in: environment)?.override)
   }()
+
+  /// What `BOWTIES_IMAGE_PROTOCOL` asks for, in any case: nil when it is unset or empty,
+  /// and `override` nil when it names no way of drawing (the caller that draws warns).
+  static func imageOverride(in environment: [String: String]) -> (
+    name: String, override: TerminalGraphics.Override?
+  )? {
+    guard let name = environment["BOWTIES_IMAGE_PROTOCOL"], !name.isEmpty else { return nil }
+    return (name, TerminalGraphics.Override(rawValue: name.lowercased()))
+  }
 
   /// A swatch two cells wide: `color` itself in truecolor, else the palette's nearest.
   static func swatch(_ color: RGB, depth: ColorDepth = colorDepth) -> String {

@@ -57,7 +57,7 @@ extension SQLiteEngine {
         try copy.close()
       } catch {
         throw BowTieError.outputUnwritable(
-          path: destination.path, reason: (error as? DatabaseError)?.message ?? error.reason)
+          path: destination.path, reason: SQLiteEngine.outputReason(error))
       }
       // A name that is not a photo file's is never made into a path; doctor reports it.
       let names = try PhotoReferences.all(in: SQLiteConnection(db: db))
@@ -89,7 +89,7 @@ extension SQLiteEngine {
     let engine: SQLiteEngine
     do {
       let copy = try DatabaseQueue()
-      try dbWriter.read { db in try copy.writeWithoutTransaction { try db.copy(into: $0) } }
+      try dbWriter.copy(into: copy)
       try unlocked?.check()
       engine = SQLiteEngine(copy, photos: PhotoStorage(directory: nil), displayName: ":memory:")
     } catch {
@@ -160,7 +160,7 @@ extension StoreEngine {
           photos: PhotoStorage(directory: photoFolder), displayName: destination.path)
       } catch {
         throw .outputUnwritable(
-          path: destination.path, reason: (error as? DatabaseError)?.message ?? error.reason)
+          path: destination.path, reason: SQLiteEngine.outputReason(error))
       }
       defer { try? copy.close() }
       let copied: StoreTransfer.Copied
@@ -289,7 +289,7 @@ struct BackupFile {
         temporary = copy
         let queue = try DatabaseQueue(path: copy.path)
         opened = queue
-        try backup.read { db in try queue.writeWithoutTransaction { try db.copy(into: $0) } }
+        try backup.copy(into: queue)
         try backup.close()
         try unlocked?.check()
         engine = SQLiteEngine(queue, photos: photos, displayName: source.path)

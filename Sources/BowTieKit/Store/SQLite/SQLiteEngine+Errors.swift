@@ -86,6 +86,21 @@ extension Database {
   }
 }
 
+extension DatabaseReader {
+  /// Copies this database into `destination`, as ``Database/copy(into:)`` does.
+  func copy(into destination: DatabaseQueue) throws {
+    try read { db in try destination.writeWithoutTransaction { try db.copy(into: $0) } }
+  }
+}
+
+extension SQLiteEngine {
+  /// Why an output file (a backup) could not be written: SQLite's own message, without
+  /// GRDB's "SQLite error N:" and the statement it ran.
+  static func outputReason(_ error: any Error) -> String {
+    (error as? DatabaseError)?.message ?? error.reason
+  }
+}
+
 extension SQLiteEngine {
   /// Why a store this process may write is read-only to it, when that is so because its
   /// log and index (`-wal`, `-shm`) belong to another user: SQLite's own words ("attempt to
