@@ -66,8 +66,18 @@ public struct Bowties: ParsableCommand {
   /// The command `arguments` (without the program name) ask for, by ArgumentParser once
   /// the subcommand's name is known to be one.
   static func parse(_ arguments: [String]) throws -> any ParsableCommand {
-    let names = configuration.subcommands.compactMap { $0.configuration.commandName } + ["help"]
-    try CommandNames.check(arguments, names: names)
-    return try parseAsRoot(arguments)
+    let commands = configuration.subcommands.compactMap { $0.configuration.commandName }
+    try CommandNames.check(arguments, names: commands + ["help"])
+    do {
+      return try parseAsRoot(arguments)
+    } catch {
+      // `bowties --store S show R`: git and docker take options there, ArgumentParser does not.
+      guard exitCode(for: error) == .validationFailure, let option = arguments.first,
+        let line = CommandNames.commandFirst(arguments, names: commands)
+      else { throw error }
+      throw BowTieError.usage(
+        "unknown option '\(option)' before the command; options go after the command's name: "
+          + "bowties \(line)")
+    }
   }
 }

@@ -298,6 +298,38 @@ struct CommandTests {
     #expect(try bowties.run(BowtiesSandbox.binary.path, ["help"]).status == 0)
   }
 
+  @Test(
+    "an option before the command is refused, 64, with the line the right way round, which a shell runs"
+  )
+  func optionBeforeCommand() throws {
+    let bowties = BowtiesSandbox()
+    let store = bowties.folder.appendingPathComponent("it's mine.sqlite").path
+    let quoted = "'" + store.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
+    for (arguments, rest) in [
+      (["--store", store, "wear", "R"], "wear R --store \(quoted)"),
+      (["--json", "show", "R", "--store", store], "show R --store \(quoted) --json"),
+    ] {
+      let refused = try bowties.run(BowtiesSandbox.binary.path, arguments)
+      #expect(refused.status == 64, "\(arguments)")
+      #expect(refused.stdout.isEmpty)
+      let prefix =
+        "bowties: unknown option '\(arguments[0])' before the command; "
+        + "options go after the command's name: bowties "
+      #expect(refused.stderr == prefix + rest + "\n")
+      // The line as given, run by a shell: the command it names.
+      let line = String(refused.stderr.dropFirst(prefix.count).dropLast())
+      let run = try bowties.run(
+        "/bin/sh", ["-c", "\"$0\" " + line, BowtiesSandbox.binary.path])
+      #expect(run.status == 0, "\(line): \(run.stderr)")
+    }
+    let shown = try bowties("show", "R", "--store", store, withStore: false)
+    #expect(shown.stdout.contains("Times worn  11"))
+    // Without a command after it, ArgumentParser's own message.
+    let alone = try bowties.run(BowtiesSandbox.binary.path, ["--store", store])
+    #expect(alone.status == 64)
+    #expect(alone.stderr == "bowties: Unknown option '--store' (see --help)\n")
+  }
+
   @Test("--help ends its overview with every exit code and its meaning, one line each")
   func exitStatusTable() throws {
     let bowties = BowtiesSandbox()

@@ -18,6 +18,34 @@ enum CommandNames {
     throw .usage("unknown command '\(word)'; did you mean '\(suggestion)'?")
   }
 
+  /// A line that starts with an option, and names a command after it, written with the
+  /// command first (`--store S show R` as `show R --store S`), quoted for a shell; nil for
+  /// any other line.
+  static func commandFirst(_ arguments: [String], names: some Sequence<String>)
+    -> String?
+  {
+    guard let first = arguments.first, first.hasPrefix("-"), first != "--",
+      let command = arguments.firstIndex(where: names.contains)
+    else { return nil }
+    let words = arguments[command...] + arguments[..<command]
+    return words.map(shellWord).joined(separator: " ")
+  }
+
+  /// `word` as a POSIX shell reads it back: as it is when it holds nothing a shell
+  /// interprets, else in single quotes.
+  static func shellWord(_ word: String) -> String {
+    let plain =
+      !word.isEmpty
+      && word.unicodeScalars.allSatisfy { scalar in
+        ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar)
+          || ("0"..."9").contains(scalar) || "@%+=:,./_-".unicodeScalars.contains(scalar)
+      }
+    if plain { return word }
+    return "'"
+      + word.split(separator: "'", omittingEmptySubsequences: false)
+      .joined(separator: "'\\''") + "'"
+  }
+
   /// The name fewest edits away from `word`, when that is few enough for a typo: one edit
   /// in a word of up to five letters, two in a longer one. The first in `names` wins a tie.
   static func nearest(to word: String, in names: [String]) -> String? {
