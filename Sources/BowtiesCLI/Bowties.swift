@@ -33,7 +33,9 @@ public struct Bowties: ParsableCommand {
 
   /// Runs the command line the process was given, and exits with its status.
   public static func main() {
-    // First, so that a command handed over costs this process as little as it can; after
+    // Before anything opens a descriptor, which could take standard output's number.
+    StandardOutput.reserveStandardDescriptors()
+    // Then, so that a command handed over costs this process as little as it can; after
     // the engines' claims, so that its store is found as every command finds it.
     PostgreSQLProgram.registerMissing()
     let invocation = Invocation.current()

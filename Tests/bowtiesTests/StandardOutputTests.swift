@@ -1,4 +1,5 @@
 import Foundation
+import PostgresTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -112,6 +113,39 @@ struct StandardOutputTests {
       #expect(statuses.count == 2 && statuses[0] == statuses[1], "\(arguments): \(result)")
       #expect(statuses.first == "141")
       #expect(result.stderr == "")
+    }
+  }
+
+  /// Started without descriptor 1 or 2 (`>&-`), a process's next descriptor takes the
+  /// number: on PostgreSQL, one of NIO's, since no SQLite file reserves it first. Written
+  /// to, it would take the line, or fail for its own reason.
+  @Test(
+    "a closed stdout, stderr or stdin is reported as closed, on PostgreSQL too",
+    .enabled(
+      if: PostgresTestServer.shared != nil, Comment(rawValue: PostgresTestServer.unavailableReason))
+  )
+  func closedDescriptors() throws {
+    let server = try #require(PostgresTestServer.shared)
+    let database = try server.makeDatabase()
+    let bowties = BowtiesSandbox()
+    for store in [bowties.store, database.uri] {
+      #expect(try bowties(["wear", "R"], store: store).status == 0)
+      // Each line under sh, with the descriptors it names closed.
+      func run(_ line: String) throws -> BowtiesSandbox.Result {
+        try bowties.run(
+          "/bin/sh", ["-c", "\"$0\" " + line, BowtiesSandbox.binary.path, store])
+      }
+      let list = try run(#"list --store "$1" >&-"#)
+      #expect(list.status == 73, "\(store)")
+      #expect(list.stderr == "bowties: cannot write standard output: bad file descriptor\n")
+      let seed = try run(#"seed - --store "$1" <&-"#)
+      #expect(seed.status == 66, "\(store)")
+      #expect(seed.stderr == "bowties: cannot read standard input: bad file descriptor\n")
+      // Its messages lost, a command still does its work and exits with its status.
+      #expect(try run(#"wear R --store "$1" 2>&-"#).status == 0)
+      #expect(try run(#"wear NOPE --store "$1" 2>&- >&-"#).status == 1)
+      #expect(
+        try bowties(["show", "R", "--json"], store: store).stdout.contains(#""timesWorn" : 12"#))
     }
   }
 

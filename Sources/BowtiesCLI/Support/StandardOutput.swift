@@ -53,6 +53,23 @@ enum StandardOutput {
     }
   }
 
+  /// Opens /dev/null on each of descriptors 0, 1 and 2 that the process was started
+  /// without (`bowties list >&-`), the wrong way round: standard input for writing, the
+  /// others for reading, as SQLite does for its own files. Else the next descriptor opened
+  /// takes the number (NIO's event descriptors, a PostgreSQL connection, a photo being
+  /// written), and a line meant for standard output or stderr goes there. A write to it
+  /// now fails as on a closed descriptor (`EBADF`), and is reported as such.
+  static func reserveStandardDescriptors() {
+    for descriptor in [STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO]
+    where fcntl(descriptor, F_GETFD) == -1 && errno == EBADF {
+      let opened = open("/dev/null", descriptor == STDIN_FILENO ? O_WRONLY : O_RDONLY)
+      if opened > descriptor {
+        dup2(opened, descriptor)
+        close(opened)
+      }
+    }
+  }
+
   /// Stops standard output's failures from killing the process, so that each is reported
   /// by the write that meets it: a closed pipe's `SIGPIPE` becomes `EPIPE`, which ends the
   /// command after the store is closed (``BowTieError/outputClosed``).
