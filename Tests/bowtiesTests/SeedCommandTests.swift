@@ -89,6 +89,35 @@ struct SeedCommandTests {
     #expect(try bowties("list", "--json").stdout == before)
   }
 
+  /// Each under a 2 GB address-space limit, which reading the input to its end would meet
+  /// (`cannot read …: bad address`, 66) rather than the machine's memory.
+  @Test(
+    "something endless that begins no plist (yes, /dev/zero, /dev/urandom) is refused from its start: 65"
+  )
+  func endlessInput() throws {
+    let bowties = BowtiesSandbox()
+    try bowties("list")
+    let before = try bowties("list", "--json").stdout
+    for (line, source) in [
+      (#"yes | "$0" seed - --store "$1""#, "standard input"),
+      (#""$0" seed /dev/zero --store "$1""#, "/dev/zero"),
+      (
+        #"head -c 3 /dev/zero | tr '\0' '!' | cat - /dev/urandom | "$0" seed - --store "$1""#,
+        "standard input"
+      ),
+    ] {
+      let result = try bowties.run(
+        "/bin/bash",
+        ["-c", "ulimit -v 2000000; " + line, BowtiesSandbox.binary.path, bowties.store])
+      #expect(result.status == 65, "\(line): \(result)")
+      #expect(
+        result.stderr
+          == "bowties: \(source): not a property list (neither XML nor a binary plist)\n",
+        "\(result)")
+    }
+    #expect(try bowties("list", "--json").stdout == before)
+  }
+
   @Test("a long seed shows a progress bar on a terminal, and never in a pipe")
   func progressBar() throws {
     let bowties = BowtiesSandbox()

@@ -35,6 +35,9 @@ public struct SeedEntry: Sendable {
 public enum SeedFile {
   /// The largest photo a seed entry may bring.
   public static let maximumPhotoSize = 64 * 1024 * 1024
+  /// The longest seed file read: about seven times `scripts/bench-seed`'s million ties in
+  /// XML (612 MB). Anything longer is more likely endless than meant.
+  static let maximumSize = 4 << 30
 
   static let knownKeys: Set<String> = [
     "id", "name", "searchKey", "rating", "tintColor", "imageName", "lastWorn", "timesWorn",
@@ -118,6 +121,14 @@ public enum SeedFile {
       throw .invalidSeedFile(
         source: source, reason: "not a property list (neither XML nor a binary plist)")
     }
+  }
+
+  /// Whether a document in `format` may begin with `start`, its first bytes: what
+  /// ``parse(_:source:images:format:)`` decides by them alone, so that a document that
+  /// cannot be one need not be read further.
+  static func startsDocument(_ start: Data, format: Format) -> Bool {
+    format == .json || XMLPropertyListReader.looksLikeXML(start)
+      || start.starts(with: "bplist".utf8)
   }
 
   private static func notAnArray(_ root: PropertyListValue, source: String) -> BowTieError {

@@ -22,7 +22,9 @@ public struct SeedInput: Sendable {
     guard let argument else { return try SampleData.entries(photos: photos) }
     let currentFolder = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
     if argument == "-" {
-      let data = try InputFile.read(.standardInput, named: "standard input")
+      let data = try InputFile.readDocument(
+        .standardInput, named: "standard input", limit: SeedFile.maximumSize
+      ) { SeedFile.startsDocument($0, format: format ?? Self.sniff($0)) }
       if ForeignSQLiteFile.kind(of: data.prefix(16)) == .database {
         throw BowTieError.invalidSeedFile(
           source: "standard input",
@@ -74,12 +76,15 @@ public struct SeedInput: Sendable {
     }
     let handle = try InputFile.open(file.path, named: argument)
     defer { try? handle.close() }
-    let data = try InputFile.read(handle, named: argument)
-    let detected = file.pathExtension.lowercased() == "json" ? .json : Self.sniff(data)
+    let isJSON = file.pathExtension.lowercased() == "json"
+    func detected(_ data: Data) -> SeedFile.Format { format ?? (isJSON ? .json : Self.sniff(data)) }
+    let data = try InputFile.readDocument(handle, named: argument, limit: SeedFile.maximumSize) {
+      SeedFile.startsDocument($0, format: detected($0))
+    }
     return try SeedFile.parse(
       data, source: argument,
       images: photos ? .folder(ExportFolder.images(beside: file)) : .skipped,
-      format: format ?? detected)
+      format: detected(data))
   }
 
   /// JSON starts with "[" or "{" after white space; anything else is taken for a plist,

@@ -15,14 +15,48 @@ package enum InputFile {
     return handle
   }
 
-  /// What `handle` gives, to its end or up to `count` bytes; messages call it `name`.
-  package static func read(_ handle: FileHandle, named name: String, upTo count: Int? = nil)
+  /// What `handle` gives, up to `count` bytes; messages call it `name`.
+  package static func read(_ handle: FileHandle, named name: String, upTo count: Int)
     throws(BowTieError) -> Data
   {
     do {
-      return try (count.map { try handle.read(upToCount: $0) } ?? handle.readToEnd()) ?? Data()
+      return try handle.read(upToCount: count) ?? Data()
     } catch {
       throw .inputUnreadable(path: name, reason: error.reason)
     }
+  }
+
+  /// A document whose first 64 KiB `acceptsStart` accepts, read to its end; else only
+  /// those bytes, which are enough to say why it is refused. Something that begins as no
+  /// document at all (`yes | bowties seed -`, `seed /dev/zero`, a tarball) is then refused
+  /// at once, instead of after it has been read whole, or to the end of memory.
+  ///
+  /// - Throws: ``BowTieError/inputUnreadable(path:reason:)`` when a read fails, or when
+  ///   the document is longer than `limit` bytes.
+  package static func readDocument(
+    _ handle: FileHandle, named name: String, limit: Int, acceptsStart: (Data) -> Bool
+  ) throws(BowTieError) -> Data {
+    let startSize = 64 << 10
+    var data: Data
+    do {
+      let origin = try? handle.offset()
+      let start = try handle.read(upToCount: startSize) ?? Data()
+      guard start.count == startSize, acceptsStart(start) else { return start }
+      if let origin, (try? handle.seek(toOffset: origin)) != nil {
+        // A file: read again from where it began, in one piece rather than two to join.
+        data = try handle.read(upToCount: limit + 1) ?? Data()
+      } else {
+        data = start
+        while data.count <= limit, let more = try handle.read(upToCount: 1 << 20), !more.isEmpty {
+          data.append(more)
+        }
+      }
+    } catch {
+      throw .inputUnreadable(path: name, reason: error.reason)
+    }
+    guard data.count <= limit else {
+      throw .inputUnreadable(path: name, reason: "it is larger than \(limit >> 20) MiB")
+    }
+    return data
   }
 }
