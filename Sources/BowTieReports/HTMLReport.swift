@@ -127,7 +127,7 @@ enum HTMLReport {
     guard let suggestion = format.report.suggestion else {
       return [
         "<section class=\"card suggestion\">",
-        "<p class=\"suggestion-line\">Suggestion: none, there are no ties.</p>",
+        "<p class=\"suggestion-line\">Suggestion: none, \(format.noSuggestion).</p>",
         "</section>",
       ]
     }

@@ -105,7 +105,7 @@ enum MarkdownReport {
 
   private static func suggestion(_ format: ReportFormatting) -> String {
     guard let suggestion = format.report.suggestion else {
-      return "**Suggestion:** none, there are no ties."
+      return "**Suggestion:** none, \(format.noSuggestion)."
     }
     return "**Suggestion:** \(escape(suggestion.tie.name)) (\(escape(suggestion.tie.searchKey))): "
       + escape(suggestion.reason)

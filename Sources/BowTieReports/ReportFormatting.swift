@@ -95,10 +95,13 @@ struct ReportFormatting {
   /// "Suggestion: Indigo Bow Tie (I): never worn, rated 3/5", before escaping.
   var suggestionLine: String {
     guard let suggestion = report.suggestion else {
-      return "Suggestion: none, there are no ties."
+      return "Suggestion: none, \(noSuggestion)."
     }
     return "Suggestion: \(suggestion.tie.name) (\(suggestion.tie.searchKey)): \(suggestion.reason)"
   }
+
+  /// Why the report has no suggestion: "there are no ties"…
+  var noSuggestion: String { Suggester.noSuggestion(tieCount: report.tieCount) }
 
   /// The title of the stale-ties section.
   var notWornRecentlyTitle: String {

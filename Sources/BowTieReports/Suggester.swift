@@ -34,6 +34,16 @@ public enum Suggester {
     }
   }
 
+  /// Why none of `tieCount` ties is suggested: there are none, or each is the tie worn
+  /// last, which is never suggested.
+  public static func noSuggestion(tieCount: Int) -> String {
+    switch tieCount {
+    case 0: "there are no ties"
+    case 1: "the only tie is the one worn last"
+    default: "every tie was last worn at the same time, the latest"
+    }
+  }
+
   /// "not worn for 42 days, rated 4.5/5, a favorite"
   static func reason(_ tie: Report.Tie) -> String {
     var parts: [String] = []

@@ -101,6 +101,36 @@ struct HistoryCommandTests {
       try bowties("suggest", "--as-of", "2026-11-21").stdout
         == "Violet Bow Tie (V): not worn for 332 days, rated 1.5/5\n")
   }
+
+  /// The tie worn last is never suggested: with one tie, worn, there is nothing to suggest,
+  /// and `suggest` and the report say why rather than print nothing, or that there are no ties.
+  @Test("nothing to suggest: suggest and report say why, for no ties, one, or all worn last")
+  func nothingToSuggest() throws {
+    let bowties = BowtiesSandbox()
+    for key in ["O", "Y", "G", "B", "I", "V"] { try bowties("remove", key, "--yes") }
+    func check(_ reason: String, _ place: Comment) throws {
+      let suggest = try bowties("suggest", "--as-of", "2026-11-21")
+      #expect(suggest.status == 0, place)
+      #expect(suggest.stdout.isEmpty, place)
+      #expect(suggest.stderr == "bowties: nothing to suggest: \(reason)\n", place)
+      let json = try bowties("suggest", "--as-of", "2026-11-21", "--json")
+      #expect(json.stdout == "[\n\n]\n" && json.stderr.isEmpty, place)
+      let report = try bowties("report", "--as-of", "2026-11-21")
+      #expect(report.stdout.contains("\nSuggestion: none, \(reason).\n"), place)
+      let markdown = try bowties("report", "--as-of", "2026-11-21", "--format", "markdown")
+      #expect(markdown.stdout.contains("**Suggestion:** none, \(reason)."), place)
+      let html = try bowties("report", "--as-of", "2026-11-21", "--format", "html")
+      #expect(html.stdout.contains(">Suggestion: none, \(reason).</p>"), place)
+    }
+    try check("the only tie is the one worn last", "one tie")
+    try bowties("add", "--name", "Spare Bow Tie", "--key", "S")
+    try bowties.sqlite(
+      "UPDATE bowTie SET lastWorn = (SELECT lastWorn FROM bowTie WHERE searchKey = 'R')")
+    try check("every tie was last worn at the same time, the latest", "two ties worn at once")
+    try bowties("remove", "R", "--yes")
+    try bowties("remove", "S", "--yes")
+    try check("there are no ties", "no ties")
+  }
 }
 
 @Suite("history, list and report of more ties than they hold at once")

@@ -33,6 +33,9 @@ extension Bowties {
         try TieOutput(json: true).printJSON(suggestions)
         return
       }
+      if suggestions.isEmpty {
+        Terminal.note("nothing to suggest: \(Suggester.noSuggestion(tieCount: try store.count()))")
+      }
       try StandardOutput.write { output in
         for suggestion in suggestions {
           output.printLine(
