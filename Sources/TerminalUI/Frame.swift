@@ -193,6 +193,22 @@ public enum TextCells {
     return clip(text, to: width - 1).text + "…"
   }
 
+  /// The end of `text`, plain, that fits in `width` cells: what a line editor shows of a
+  /// line longer than the screen, its cursor at the end.
+  public static func tail(_ text: String, to width: Int) -> String {
+    let scalars = text.unicodeScalars
+    var used = 0
+    var start = scalars.endIndex
+    while start > scalars.startIndex {
+      let before = scalars.index(before: start)
+      let cells = Self.width(of: scalars[before])
+      if used + cells > width { break }
+      used += cells
+      start = before
+    }
+    return String(scalars[start...])
+  }
+
   /// `text` made `width` cells wide: cut, or padded with spaces.
   public static func pad(_ text: String, to width: Int) -> String {
     let (clipped, used) = clip(text, to: width)

@@ -123,6 +123,22 @@ struct BrowseScenarios {
     try expectEnded(pane, status: 0)
   }
 
+  /// On a terminal narrower than the question, the question gives way to what is typed.
+  func findsOnANarrowTerminal() throws {
+    try prepare()
+    let pane = try browse(columns: 40, rows: 20)
+    defer { pane.stop() }
+    try expect(pane, "Red Bow Tie")
+    try pane.send("/")
+    try pane.send("indigo", literally: true)
+    let screen = try expect(pane, "an id): indigo")
+    #expect(screen.contains("\n…"), "\(screen)")
+    try pane.send("Enter")
+    try expect(pane, "[I]")
+    try pane.send("q")
+    try expectEnded(pane, status: 0)
+  }
+
   func wearsRatesFavorsAndUndoes() throws {
     try prepare()
     let pane = try browse()
@@ -392,6 +408,9 @@ struct BrowseSQLiteTests {
 
   @Test("/ finds a tie as a TIE argument does, and says why it found none")
   func finds() throws { try scenarios.findsATie() }
+
+  @Test("on a terminal narrower than the find prompt, what is typed stays in sight")
+  func findsNarrow() throws { try scenarios.findsOnANarrowTerminal() }
 
   @Test("w, r (refused values asked again), f and u change the store as the commands do")
   func changes() throws { try scenarios.wearsRatesFavorsAndUndoes() }

@@ -163,7 +163,11 @@ struct BrowseView {
       if let refusal {
         frame.set(promptRow - 1, " " + bold + refusal.withVisibleControlCharacters + reset)
       }
-      let text = " " + question + field.withVisibleControlCharacters
+      var text = " " + question + field.withVisibleControlCharacters
+      // What is typed, and the cursor after it, stay in sight: the question gives way.
+      if TextCells.width(text) > columns - 1, columns > 2 {
+        text = "…" + TextCells.tail(text, to: columns - 2)
+      }
       frame.set(promptRow, text)
       frame.cursor = Frame.Position(row: promptRow, column: min(columns - 1, TextCells.width(text)))
     }
