@@ -45,6 +45,27 @@ struct ValidationTests {
     #expect(tie { $0.url = URL(string: "relative/path") }.validationFailure?.attribute == "url")
   }
 
+  @Test(
+    "a link that is not one says why, and a link without its scheme gets one suggested",
+    arguments: [
+      (
+        "www.example.com/tie",
+        "'www.example.com/tie' is not an absolute URL: did you mean "
+          + "'https://www.example.com/tie'?"
+      ),
+      ("example.com", "'example.com' is not an absolute URL: did you mean 'https://example.com'?"),
+      ("file:///etc/passwd", "'file:///etc/passwd' is not an absolute URL with a host (https://…)"),
+      (
+        "javascript:alert(1)",
+        "'javascript:alert(1)' is not an absolute URL with a host (https://…)"
+      ),
+      ("not a url", "'not a url' is not an absolute URL"),
+      ("relative/path", "'relative/path' is not an absolute URL"),
+    ])
+  func linkProblems(typed: String, reason: String) throws {
+    #expect(throws: BowTieError.invalidValue("url " + reason)) { try BowTie.parseURL(typed) }
+  }
+
   @Test("the error reads like Core Data's")
   func message() {
     #expect(throws: BowTieError.self) { try tie { $0.rating = 7.5 }.validate() }

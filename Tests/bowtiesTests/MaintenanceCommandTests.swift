@@ -136,7 +136,7 @@ struct MaintenanceCommandTests {
       "problem   invalidRow  row 0B0771E5-0000-4000-8000-000000000004: cannot be read: a row's "
         + "url cannot be read (2 bytes); --repair clears its url",
       "problem   invalidRow  Indigo Bow Tie (I): url 'javascript:alert(1)' is not an absolute "
-        + "URL; --repair clears its url",
+        + "URL with a host (https://…); --repair clears its url",
     ] {
       #expect(found.stdout.contains(line + "\n"), "\(found.stdout)")
     }

@@ -240,10 +240,18 @@ extension BowTie {
   /// Why `url` is not a purchase link; `typed` is how the user wrote it, for the message
   /// (URL(string:) percent-encodes what it cannot take).
   static func urlProblem(_ url: URL, typed: String? = nil) -> String? {
-    guard let scheme = url.scheme, !scheme.isEmpty, url.host != nil || scheme == "mailto" else {
-      return "'\((typed ?? url.absoluteString).excerpt)' is not an absolute URL"
+    if let scheme = url.scheme, !scheme.isEmpty, url.host != nil || scheme == "mailto" {
+      return nil
     }
-    return nil
+    let text = typed ?? url.absoluteString
+    // A link copied without its scheme (www.example.com/tie) is the usual mistake.
+    if url.scheme == nil, URL(string: "https://" + text)?.host?.contains(".") == true {
+      return "'\(text.excerpt)' is not an absolute URL: did you mean 'https://\(text.excerpt)'?"
+    }
+    if url.scheme != nil {
+      return "'\(text.excerpt)' is not an absolute URL with a host (https://…)"
+    }
+    return "'\(text.excerpt)' is not an absolute URL"
   }
 
   /// Parses a purchase link once, returning the URL or why it is refused.
