@@ -17,8 +17,7 @@ import TextOutput
 /// `isFavorite` is `true` or `false`; `status` is `never-worn`, `not-worn-recently` (not
 /// worn in the last `staleDays` days) or `recent`. Numbers always use a dot, whatever the
 /// locale. A field with a comma, a double quote or a line break is quoted, its quotes
-/// doubled; a name or key that a spreadsheet would take for a formula starts with an
-/// apostrophe (`CSV.textField`).
+/// doubled.
 enum CSVReport {
   static let header = [
     "list", "rank", "total", "searchKey", "name", "rating", "timesWorn", "lastWorn",
@@ -50,15 +49,12 @@ enum CSVReport {
           ? "never-worn"
           : (tie.daysSinceWorn ?? 0) >= report.staleDays ? "not-worn-recently" : "recent"
         let fields = [
-          CSV.field(name(list)), CSV.field(String(rank)), CSV.field(String(total)),
-          CSV.textField(tie.searchKey), CSV.textField(tie.name),
-          CSV.field(BowTie.formatRating(tie.rating)), CSV.field(String(tie.timesWorn)),
-          CSV.field(tie.lastWorn.map(ISO8601.formatUTC) ?? ""),
-          CSV.field(tie.daysSinceWorn.map(String.init) ?? ""),
-          CSV.field(tie.isFavorite ? "true" : "false"), CSV.field(tie.color ?? ""),
-          CSV.field(status),
+          name(list), String(rank), String(total), tie.searchKey, tie.name,
+          BowTie.formatRating(tie.rating), String(tie.timesWorn),
+          tie.lastWorn.map(ISO8601.formatUTC) ?? "", tie.daysSinceWorn.map(String.init) ?? "",
+          tie.isFavorite ? "true" : "false", tie.color ?? "", status,
         ]
-        output.write(fields.joined(separator: ",") + "\n")
+        output.write(fields.map(CSV.field).joined(separator: ",") + "\n")
       }
     }
   }

@@ -21,16 +21,4 @@ public enum CSV {
     }
     return "\"" + clean.replacingOccurrences(of: "\"", with: "\"\"") + "\""
   }
-
-  /// A field of text that a person typed or another program stored (a tie's name, its
-  /// search key), as ``field(_:)`` writes it, after an apostrophe when it starts with a
-  /// character that makes a spreadsheet read the cell as a formula: `=`, `+`, `-`, `@`, a
-  /// tab or a carriage return (OWASP, "CSV Injection"). The apostrophe makes the cell text,
-  /// so a tie named `=HYPERLINK(…)` in a shared inventory is shown, not run, by whoever
-  /// opens the file. Values bowties writes itself (numbers, dates, ids) never need it.
-  public static func textField(_ text: String) -> String {
-    guard let first = text.unicodeScalars.first, "=+-@\t\r".unicodeScalars.contains(first)
-    else { return field(text) }
-    return field("'" + text)
-  }
 }

