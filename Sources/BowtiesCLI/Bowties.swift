@@ -70,16 +70,29 @@ public struct Bowties: ParsableCommand {
   static func parse(_ arguments: [String]) throws -> any ParsableCommand {
     let commands = configuration.subcommands.compactMap { $0.configuration.commandName }
     try CommandNames.check(arguments, names: commands + ["help"])
+    let command: any ParsableCommand
     do {
-      return try parseAsRoot(arguments)
+      command = try parseAsRoot(arguments)
     } catch {
+      guard exitCode(for: error) == .validationFailure else { throw error }
+      let message = message(for: error)
+      if let hint = CommandNames.dashValueHint(arguments, message: message) {
+        throw BowTieError.usage("\(message); \(hint)")
+      }
       // `bowties --store S show R`: git and docker take options there, ArgumentParser does not.
-      guard exitCode(for: error) == .validationFailure, let option = arguments.first,
+      guard let option = arguments.first,
         let line = CommandNames.commandFirst(arguments, names: commands)
       else { throw error }
       throw BowTieError.usage(
         "unknown option '\(option)' before the command; options go after the command's name: "
           + "bowties \(line)")
     }
+    // Help, where the line may have meant a name (`wear -ish`) and would do nothing, exit 0.
+    if !(command is any BowtiesCommand), arguments.first != "help",
+      let refusal = CommandNames.helpInGroup(arguments)
+    {
+      throw BowTieError.usage(refusal)
+    }
+    return command
   }
 }

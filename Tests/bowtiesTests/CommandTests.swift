@@ -330,6 +330,51 @@ struct CommandTests {
     #expect(alone.stderr == "bowties: Unknown option '--store' (see --help)\n")
   }
 
+  @Test(
+    "a name or value that begins with '-' is refused, 64, with how to write it, never taken for help"
+  )
+  func dashValues() throws {
+    let bowties = BowtiesSandbox()
+    let added = try bowties("add", "--name=-ish", "--json")
+    #expect(added.status == 0, "\(added.stderr)")
+    // ArgumentParser reads -ish as -i -s -h, and would print show's help and exit 0.
+    let prefix =
+      "bowties: unknown option '-ish'; an argument that begins with '-' goes after '--', "
+      + "which ends the options"
+    let worn = try bowties.run(BowtiesSandbox.binary.path, ["wear", "-ish"])
+    #expect(worn.status == 64)
+    #expect(worn.stdout.isEmpty)
+    #expect(worn.stderr == prefix + ": bowties wear -- -ish\n")
+    let line = String(worn.stderr.dropFirst((prefix + ": bowties ").count).dropLast())
+    let run = try bowties.run(
+      "/bin/sh", ["-c", "\"$0\" " + line, BowtiesSandbox.binary.path],
+      environment: ["BOWTIES_STORE": bowties.store])
+    #expect(run.status == 0, "\(line): \(run.stderr)")
+    // Worn once: by the line suggested, not by any refused before it.
+    #expect(run.stdout.contains("Times worn  1\n"))
+    // With an option after it, the advice alone.
+    let withStore = try bowties("wear", "-ish")
+    #expect(withStore.status == 64)
+    #expect(withStore.stderr == prefix + "\n")
+    let named = try bowties("add", "--name", "-ish")
+    #expect(named.status == 64)
+    #expect(
+      named.stderr
+        == "bowties: Missing value for '--name <name>'; a value that begins with '-' is "
+        + "written with '=': --name=-ish\n")
+    let shown = try bowties("show", "-isx")
+    #expect(shown.status == 64)
+    #expect(
+      shown.stderr
+        == "bowties: Missing expected argument '<tie>'; an argument that begins with '-' goes "
+        + "after '--', which ends the options\n")
+    // Help asked for is still help.
+    for help in ["-h", "-help", "--help"] {
+      let asked = try bowties("show", help, withStore: false)
+      #expect(asked.status == 0 && asked.stdout.hasPrefix("OVERVIEW: Show one tie"), "\(help)")
+    }
+  }
+
   @Test("--help ends its overview with every exit code and its meaning, one line each")
   func exitStatusTable() throws {
     let bowties = BowtiesSandbox()

@@ -31,6 +31,62 @@ enum CommandNames {
     return words.map(shellWord).joined(separator: " ")
   }
 
+  /// How to give a value that begins with "-", which ArgumentParser takes for an option:
+  /// `add --name -ish` as `--name=-ish`, `show -ish` with `--` before it. `message` is
+  /// ArgumentParser's refusal of the line; nil when it is not about a missing value, or no
+  /// word of the line looks like such a value.
+  static func dashValueHint(_ arguments: [String], message: String) -> String? {
+    if message.hasPrefix("Missing value for '") {
+      guard
+        let index = arguments.indices.dropLast().first(where: {
+          arguments[$0].hasPrefix("-") && !arguments[$0].contains("=")
+            && looksLikeDashValue(arguments[$0 + 1])
+            && message.hasPrefix("Missing value for '\(arguments[$0]) ")
+        })
+      else { return nil }
+      let joined = shellWord(arguments[index] + "=" + arguments[index + 1])
+      return "a value that begins with '-' is written with '=': \(joined)"
+    }
+    guard message.hasPrefix("Missing expected argument '"),
+      let index = options(of: arguments).firstIndex(where: looksLikeDashValue)
+    else { return nil }
+    return argumentHint(arguments, at: index)
+  }
+
+  /// A word such as `-ish` that asked ArgumentParser for help, which it gives for an `h`
+  /// anywhere in a group of short flags: the command would print its help and exit 0,
+  /// doing nothing, when a script meant a tie's name. Nil for any other line, and for
+  /// `-help`.
+  static func helpInGroup(_ arguments: [String]) -> String? {
+    guard
+      let index = options(of: arguments).firstIndex(where: {
+        looksLikeDashValue($0) && $0.contains("h") && $0 != "-help"
+      })
+    else { return nil }
+    return "unknown option '\(arguments[index])'; " + argumentHint(arguments, at: index)
+  }
+
+  /// Where an argument that begins with "-" goes, with the line written so when nothing
+  /// after it is an option.
+  private static func argumentHint(_ arguments: [String], at index: Int) -> String {
+    let advice = "an argument that begins with '-' goes after '--', which ends the options"
+    guard arguments[index...].dropFirst().allSatisfy({ !$0.hasPrefix("-") }) else { return advice }
+    let line = arguments[..<index] + ["--"] + arguments[index...]
+    return advice + ": bowties " + line.map(shellWord).joined(separator: " ")
+  }
+
+  /// The words before `--`, after which nothing is an option.
+  private static func options(of arguments: [String]) -> ArraySlice<String> {
+    arguments.prefix { $0 != "--" }
+  }
+
+  /// A dash, then at least two characters: not one of bowties' options,
+  /// which are long or a single letter, but a name or a number ArgumentParser would take
+  /// for options.
+  private static func looksLikeDashValue(_ word: String) -> Bool {
+    word.hasPrefix("-") && !word.hasPrefix("--") && (word.count > 2 || Double(word) != nil)
+  }
+
   /// `word` as a POSIX shell reads it back: as it is when it holds nothing a shell
   /// interprets, else in single quotes.
   static func shellWord(_ word: String) -> String {
