@@ -270,6 +270,36 @@ struct HostileArgumentTests {
     #expect(try bowties.sqlite(".dump") == before)
   }
 
+  @Test("a store written as a URI no engine takes is refused, 64, and no folder is made for it")
+  func storeURIs() throws {
+    let bowties = BowtiesSandbox()
+    for (arguments, environment, source, location) in [
+      (["list", "--store", "sqlite:///tmp/t.sqlite"], [:], "--store", "sqlite:///tmp/t.sqlite"),
+      (["list", "--store", "file:t.sqlite"], [:], "--store", "file:t.sqlite"),
+      (
+        ["list"], ["BOWTIES_STORE": "mysql://db.example/ties"], "BOWTIES_STORE",
+        "mysql://db.example/ties"
+      ),
+    ] {
+      let result = try bowties.run(
+        BowtiesSandbox.binary.path, arguments, environment: environment)
+      #expect(result.status == 64, "\(result)")
+      #expect(result.stdout.isEmpty)
+      #expect(
+        result.stderr
+          == "bowties: \(source) '\(location)' is a URI bowties cannot open: a store is a file "
+          + "path (./\(location) for a file named so) or a postgresql:// URI\n")
+    }
+    let made = try FileManager.default.contentsOfDirectory(atPath: bowties.folder.path)
+    #expect(!made.contains { $0.hasPrefix("sqlite:") || $0.hasPrefix("file:") || $0 == ".local" })
+    // A file whose name begins so, as the message says.
+    let named = try bowties.run(BowtiesSandbox.binary.path, ["list", "--store", "./file:t.sqlite"])
+    #expect(named.status == 0, "\(named)")
+    #expect(
+      FileManager.default.fileExists(
+        atPath: bowties.folder.appendingPathComponent("file:t.sqlite").path))
+  }
+
   static let long = String(repeating: "a", count: 5_000)
 
   /// Command lines that quote a long value, and the exit code each gives.

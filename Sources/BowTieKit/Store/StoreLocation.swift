@@ -42,9 +42,11 @@ public enum StoreLocation {
     }
     if let explicitPath {
       guard !explicitPath.isEmpty else { throw .usage("--store needs a path") }
+      try refuseURI(explicitPath, from: "--store")
       return URL(fileURLWithPath: explicitPath).standardizedFileURL
     }
     if let path = environment["BOWTIES_STORE"], !path.isEmpty {
+      try refuseURI(path, from: "BOWTIES_STORE")
       return URL(fileURLWithPath: path).standardizedFileURL
     }
     // The XDG spec says a relative XDG_DATA_HOME is invalid and must be ignored.
@@ -59,6 +61,22 @@ public enum StoreLocation {
     }
     return dataHome.appendingPathComponent("bowties", isDirectory: true)
       .appendingPathComponent(fileName)
+  }
+
+  /// Refuses a location written as a URI that no engine took (`sqlite:///tmp/t.sqlite`,
+  /// `file:t.sqlite`, `mysql://…`), which as a path would make a store in a folder named
+  /// `sqlite:`. A file whose name really starts so is reached as `./sqlite:…`.
+  static func refuseURI(_ location: String, from source: String) throws(BowTieError) {
+    let scheme = location.prefix {
+      $0.isASCII && ($0.isLetter || $0.isNumber || "+.-".contains($0))
+    }
+    guard let first = scheme.first, first.isLetter, location.dropFirst(scheme.count).first == ":",
+      location.dropFirst(scheme.count + 1).hasPrefix("//") || scheme.lowercased() == "file"
+    else { return }
+    throw .usage(
+      "\(source) '\(location)' is a URI bowties cannot open: a store is "
+        + "a file path (./\(location) for a file named so) or a "
+        + "postgresql:// URI")
   }
 
   /// The hidden folder beside the store that holds its external photos, named as
