@@ -108,22 +108,38 @@ public struct PostgresSettings: Sendable, Equatable {
     guard isURI(uri), let components = URLComponents(string: uri) else {
       throw refuse("write it as postgresql://user:password@host:port/database?sslmode=…")
     }
-    var parameters: [String: String] = [:]
-    for item in components.queryItems ?? [] {
-      guard knownParameters.contains(item.name) else {
-        throw refuse("it has the parameter '\(item.name)', which bowties does not know")
+    // Foundation here reads a broken escape (`%zz`) as the text `%zz`, and bowties would
+    // connect as user `%zz`; libpq refuses the URI, and so does bowties.
+    guard !hasBrokenEscape(uri) else {
+      throw refuse("it has a '%' that two hexadecimal digits do not follow (write % as %25)")
+    }
+    // Escapes that decode to bytes that are not UTF-8 (`%FF`) make no text.
+    func decoded(_ part: String?, _ name: String) throws(BowTieError) -> String? {
+      guard let part else { return nil }
+      guard let text = part.removingPercentEncoding else {
+        throw refuse("its \(name)'s escapes do not decode to UTF-8 text")
       }
-      parameters[item.name] = item.value ?? ""
+      return text
+    }
+    var parameters: [String: String] = [:]
+    for item in components.percentEncodedQueryItems ?? [] {
+      let name = try decoded(item.name, "parameter") ?? ""
+      guard knownParameters.contains(name) else {
+        throw refuse("it has the parameter '\(name)', which bowties does not know")
+      }
+      parameters[name] = try decoded(item.value, name) ?? ""
     }
     func value(_ parameter: String, _ uriPart: String?, _ variable: String) -> String? {
       [parameters[parameter], uriPart, environment[variable]].lazy.compactMap { $0 }
         .first { !$0.isEmpty }
     }
-    var host = components.percentEncodedHost?.removingPercentEncoding
+    var host = try decoded(components.percentEncodedHost, "host")
     if let bracketed = host, bracketed.hasPrefix("["), bracketed.hasSuffix("]") {
       host = String(bracketed.dropFirst().dropLast())
     }
-    let pathName = String(components.percentEncodedPath.drop { $0 == "/" }).removingPercentEncoding
+    let pathName = try decoded(String(components.percentEncodedPath.drop { $0 == "/" }), "database")
+    let uriUser = try decoded(components.percentEncodedUser, "user")
+    let uriPassword = try decoded(components.percentEncodedPassword, "password")
 
     let hostName = value("host", host, "PGHOST")
     if let hostName, hostName.contains(",") {
@@ -143,7 +159,7 @@ public struct PostgresSettings: Sendable, Equatable {
     // libpq's last default is the account the process runs as, which a container or a
     // service may start without USER.
     guard
-      let user = value("user", components.percentEncodedUser?.removingPercentEncoding, "PGUSER")
+      let user = value("user", uriUser, "PGUSER")
         ?? environment["USER"].flatMap({ $0.isEmpty ? nil : $0 }) ?? accountName()
     else {
       throw refuse(
@@ -163,9 +179,7 @@ public struct PostgresSettings: Sendable, Equatable {
 
     var settings = PostgresSettings(
       endpoint: endpoint, user: user,
-      password: value(
-        "password", components.percentEncodedPassword?.removingPercentEncoding,
-        "PGPASSWORD"),
+      password: value("password", uriPassword, "PGPASSWORD"),
       database: database, tlsMode: tlsMode,
       rootCertificates: value("sslrootcert", nil, "PGSSLROOTCERT"),
       // libpq takes less than 2 seconds as 2; 0 means wait for ever, which bowties does not.
@@ -258,5 +272,26 @@ public struct PostgresSettings: Sendable, Equatable {
       }
     }
     return fields
+  }
+}
+
+/// Whether `text` has a `%` that two hexadecimal digits do not follow.
+private func hasBrokenEscape(_ text: String) -> Bool {
+  var bytes = text.utf8.makeIterator()
+  while let byte = bytes.next() {
+    guard byte == UInt8(ascii: "%") else { continue }
+    for _ in 0..<2 {
+      guard let digit = bytes.next(), isHexDigit(digit) else { return true }
+    }
+  }
+  return false
+}
+
+private func isHexDigit(_ byte: UInt8) -> Bool {
+  switch byte {
+  case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"),
+    UInt8(ascii: "A")...UInt8(ascii: "F"):
+    true
+  default: false
   }
 }
