@@ -74,6 +74,22 @@ struct InvocationTests {
     #expect(throws: Never.self) { try Invocation(["show", "R"]).checkUTF8() }
   }
 
+  @Test("a shell asking for completions: the store of the line being typed, its quotes off")
+  func completionLines() {
+    func line(_ words: String...) -> [String] {
+      ["---completion", "wear", "--", "positional@0", "4", "0", "bowties", "wear"] + words
+    }
+    #expect(Invocation(line("--store", "'my ties.sqlite'", "")).explicitStore == "my ties.sqlite")
+    #expect(Invocation(line("--store", #""a \"b\".sqlite""#, "")).explicitStore == #"a "b".sqlite"#)
+    #expect(Invocation(line("--store", #"my\ ties.sqlite"#, "I")).explicitStore == "my ties.sqlite")
+    #expect(Invocation(line("--store='\(server)'", "")).explicitStore == server)
+    // The line's words after the program's name, not the request's own.
+    #expect(Invocation(line("")).explicitStore == nil)
+    #expect(Invocation(["wear", "R", "--store", "'a.sqlite'"]).explicitStore == "'a.sqlite'")
+    #expect(Invocation.unquoted(#"'it'\''s'"#) == "it's")
+    #expect(Invocation.unquoted(#""\$HOME\n""#) == #"$HOME\n"#)
+  }
+
   @Test("argv is read in Invocation alone, and no other code finds the store in the line")
   func oneReader() throws {
     for (file, text) in try commandLineSources() where !file.hasSuffix("Invocation.swift") {

@@ -30,6 +30,20 @@ extension BowTieStore {
     }
   }
 
+  /// The search keys that begin with `prefix`, as the key is matched (case aside), in
+  /// their order, at most `limit`: what a shell offers for a `TIE`.
+  public func searchKeys(startingWith prefix: String, limit: Int) throws(BowTieError) -> [String] {
+    let canonical = BowTie.canonicalKey(prefix)
+    return try read { connection in
+      try connection.fetchValues(
+        """
+        SELECT searchKey FROM bowTie WHERE canonicalKey >= \(canonical) \
+        AND canonicalKey < \(canonical + "\u{10FFFF}") \
+        ORDER BY canonicalKey LIMIT \(sql: String(limit))
+        """)
+    }
+  }
+
   /// The number of ties in the store.
   public func count() throws(BowTieError) -> Int {
     try read { connection in try connection.fetchValue("SELECT count(*) FROM bowTie") ?? 0 }

@@ -37,7 +37,8 @@ struct AttributeOptions: ParsableArguments {
     help: ArgumentHelp(
       "A photo of the tie: PNG or JPEG, stored as it is (a PDF is rasterized into a PNG); "
         + "- reads it from standard input.",
-      valueName: "file"))
+      valueName: "file"),
+    completion: .file())
   var photo: String?
 
   /// Reads and checks the photo file.

@@ -10,7 +10,8 @@ struct StoreOptions: ParsableArguments {
     help: ArgumentHelp(
       "The store: a file, or a PostgreSQL URI (postgresql://user@host/db). Default: "
         + "$BOWTIES_STORE, else $XDG_DATA_HOME/bowties/BowTies.sqlite.",
-      valueName: "path-or-uri"))
+      valueName: "path-or-uri"),
+    completion: .file())
   var store: String?
 
   /// Where the store is: `--store`, else `BOWTIES_STORE`, else the default file.

@@ -16,7 +16,8 @@ extension Bowties {
         (--store PATH), and `bowties restore PATH` puts it back into either engine.
         """)
 
-    @Argument(help: ArgumentHelp("Where to write the copy.", valueName: "path"))
+    @Argument(
+      help: ArgumentHelp("Where to write the copy.", valueName: "path"), completion: .file())
     var path: String
 
     @OptionGroup var outputFile: OutputFileOptions

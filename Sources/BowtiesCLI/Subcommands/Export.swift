@@ -27,7 +27,8 @@ extension Bowties {
     @Option(
       name: .shortAndLong,
       help: ArgumentHelp(
-        "A file, a folder (DIR/), or - for stdout (the default).", valueName: "path"))
+        "A file, a folder (DIR/), or - for stdout (the default).", valueName: "path"),
+      completion: .file())
     var output: String?
 
     @OptionGroup var outputFile: OutputFileOptions

@@ -20,7 +20,7 @@ extension Bowties {
       }
     }
 
-    @Argument(help: .tie)
+    @Argument(help: .tie, completion: .tie)
     var tie: String
 
     @Flag(exclusivity: .exclusive) var change: Change = .on

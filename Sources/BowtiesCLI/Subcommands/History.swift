@@ -15,7 +15,8 @@ extension Bowties {
         or -30d, -2w, -3m, -1y, -12h; --until with a day includes that whole day.
         """)
 
-    @Argument(help: ArgumentHelp("Only this tie's wears.", valueName: "tie"))
+    @Argument(
+      help: ArgumentHelp("Only this tie's wears.", valueName: "tie"), completion: .tie)
     var tie: String?
 
     @Option(

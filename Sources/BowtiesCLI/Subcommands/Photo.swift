@@ -14,14 +14,15 @@ extension Bowties {
         written into it as KEY.png or KEY.jpg, and the path is printed.
         """)
 
-    @Argument(help: .tie)
+    @Argument(help: .tie, completion: .tie)
     var tie: String
 
     @Option(
       name: .shortAndLong,
       help: ArgumentHelp(
         "Where to write it: a file, a folder, or - for stdout (not a terminal).",
-        valueName: "path")
+        valueName: "path"),
+      completion: .file()
     )
     var output: String
 

@@ -53,7 +53,8 @@ extension Bowties {
       help: ArgumentHelp(
         "Write the report to this file (whole or not at all) instead of stdout; an "
           + "existing file only with --force.",
-        valueName: "file"))
+        valueName: "file"),
+      completion: .file())
     var output: String?
 
     @OptionGroup var outputFile: OutputFileOptions

@@ -15,7 +15,8 @@ extension Bowties {
         (--store postgresql://…): restoring a backup there moves an inventory to it.
         """)
 
-    @Argument(help: ArgumentHelp("The backup to restore.", valueName: "path"))
+    @Argument(
+      help: ArgumentHelp("The backup to restore.", valueName: "path"), completion: .file())
     var path: String
 
     @Flag(name: .shortAndLong, help: "Do not ask: for scripts.")

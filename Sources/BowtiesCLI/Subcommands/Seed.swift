@@ -32,7 +32,8 @@ extension Bowties {
 
     @Argument(
       help:
-        "A seed file, export folder or the app's Core Data store, or - for standard input. Default: the built-in sample ties."
+        "A seed file, export folder or the app's Core Data store, or - for standard input. Default: the built-in sample ties.",
+      completion: .file()
     )
     var plist: String?
 

@@ -14,7 +14,7 @@ extension Bowties {
         for a terminal that does not announce itself.
         """)
 
-    @Argument(help: .tie)
+    @Argument(help: .tie, completion: .tie)
     var tie: String
 
     @OptionGroup var storeOptions: StoreOptions

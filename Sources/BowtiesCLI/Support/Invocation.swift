@@ -42,10 +42,50 @@ struct Invocation {
   }
 
   /// `--store`'s value as ArgumentParser will take it: the last `--store VALUE` or
-  /// `--store=VALUE` before a `--`.
+  /// `--store=VALUE` before a `--`. For a shell asking for completions (`---completion`),
+  /// that of the line being typed, so that a PostgreSQL store's are asked of
+  /// `bowties-postgresql`.
   var explicitStore: String? {
+    // `---completion SUBCOMMANDS -- ARGUMENT INDEX CURSOR PROGRAM WORDS…`, as ArgumentParser
+    // writes it into the completion scripts.
+    if arguments.first == "---completion", let marker = arguments.firstIndex(of: "--") {
+      return Self.storeInCompletion(arguments.dropFirst(marker + 4))
+    }
+    return Self.explicitStore(in: arguments)
+  }
+
+  /// `--store`'s value in a line a shell is completing, `words` from the program's name on,
+  /// as the shell has them: with their quotes (`'my ties.sqlite'`), which are taken off.
+  static func storeInCompletion(_ words: some Sequence<String>) -> String? {
+    explicitStore(in: words.dropFirst().map(unquoted))
+  }
+
+  /// `word` as a POSIX shell reads it: in single quotes as it is, in double quotes with
+  /// `\` before `"`, `\`, `$` and `` ` `` taken off, elsewhere with any `\` taken off.
+  static func unquoted(_ word: String) -> String {
+    var text = ""
+    var quote: Character?
+    var escaped = false
+    for character in word {
+      if escaped {
+        if quote == "\"", !"\"\\$`".contains(character) { text.append("\\") }
+        text.append(character)
+        escaped = false
+      } else if character == "\\", quote != "'" {
+        escaped = true
+      } else if character == "'" || character == "\"", quote == nil || quote == character {
+        quote = quote == nil ? character : nil
+      } else {
+        text.append(character)
+      }
+    }
+    return text
+  }
+
+  /// `--store`'s value in `words`, the words after a command's name (``explicitStore``).
+  static func explicitStore(in words: some Sequence<String>) -> String? {
     var store: String?
-    var words = arguments[...]
+    var words = Array(words)[...]
     while let word = words.popFirst(), word != "--" {
       if word == "--store", let value = words.first {
         store = value

@@ -1,0 +1,35 @@
+import ArgumentParser
+import BowTieKit
+import BowTieModel
+
+extension CompletionKind {
+  /// A `TIE`: the search keys of the store the line names that begin with what is typed.
+  static var tie: CompletionKind {
+    .custom { words, _, prefix in TieCompletion.keys(words: words, prefix: prefix) }
+  }
+}
+
+/// What a shell's completion script offers for a `TIE`, asked of this program by the line
+/// being typed (ArgumentParser's `---completion`). A completion prints nothing but its
+/// words: any error, a store that is not there (which asking never creates) or one that
+/// cannot be opened, offers nothing.
+enum TieCompletion {
+  /// Enough for a screen; a store of a million ties would otherwise list them all.
+  static let limit = 200
+
+  static func keys(words: [String], prefix: String) -> [String] {
+    do {
+      let address = try StoreLocation.address(
+        explicitPath: Invocation.storeInCompletion(words))
+      // A SQLite file not there yet: nothing to offer.
+      if try address.storeForDryRun() != nil { return [] }
+      let (store, _) = try BowTieStore.open(address) { _ in
+        throw BowTieError.storeUnreadable(path: address.nameForQuestion, reason: "not there")
+      }
+      defer { try? store.closeDatabase() }
+      return try store.searchKeys(startingWith: prefix, limit: limit)
+    } catch {
+      return []
+    }
+  }
+}
