@@ -290,6 +290,9 @@ struct HostileArgumentTests {
           == "bowties: \(source) '\(location)' is a URI bowties cannot open: a store is a file "
           + "path (./\(location) for a file named so) or a postgresql:// URI\n")
     }
+    let long = try bowties.run(
+      BowtiesSandbox.binary.path, ["list", "--store", "sqlite://" + Self.long])
+    #expect(long.status == 64 && long.stderr.count < 300 && long.stderr.contains("aaa…"))
     let made = try FileManager.default.contentsOfDirectory(atPath: bowties.folder.path)
     #expect(!made.contains { $0.hasPrefix("sqlite:") || $0.hasPrefix("file:") || $0 == ".local" })
     // A file whose name begins so, as the message says.

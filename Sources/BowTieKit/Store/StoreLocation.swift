@@ -74,8 +74,8 @@ public enum StoreLocation {
       location.dropFirst(scheme.count + 1).hasPrefix("//") || scheme.lowercased() == "file"
     else { return }
     throw .usage(
-      "\(source) '\(location)' is a URI bowties cannot open: a store is "
-        + "a file path (./\(location) for a file named so) or a "
+      "\(source) '\(location.excerpt)' is a URI bowties cannot open: a store is "
+        + "a file path (./\(location.excerpt) for a file named so) or a "
         + "postgresql:// URI")
   }
 
