@@ -2,22 +2,18 @@ import ArgumentParser
 import BowTieKit
 import BowTieModel
 
-extension CompletionKind {
-  /// A `TIE`: the search keys of the store the line names that begin with what is typed.
-  static var tie: CompletionKind {
-    .custom { words, _, prefix in TieCompletion.keys(words: words, prefix: prefix) }
-  }
-}
-
 /// What a shell's completion script offers for a `TIE`, asked of this program by the line
-/// being typed (ArgumentParser's `---completion`). A completion prints nothing but its
-/// words: any error, a store that is not there (which asking never creates) or one that
-/// cannot be opened, offers nothing.
+/// being typed (ArgumentParser's `---completion`): each `TIE` argument is declared with
+/// `completion: .custom(TieCompletion.keys)`. A completion prints nothing but its words:
+/// any error, a store that is not there (which asking never creates) or one that cannot be
+/// opened, offers nothing.
 enum TieCompletion {
   /// Enough for a screen; a store of a million ties would otherwise list them all.
   static let limit = 200
 
-  static func keys(words: [String], prefix: String) -> [String] {
+  /// The search keys of the store the line's `words` name that begin with `prefix`, what
+  /// is typed of the word being completed (the word's index is not needed).
+  @Sendable static func keys(words: [String], index: Int, prefix: String) -> [String] {
     do {
       let address = try StoreLocation.address(
         explicitPath: Invocation.storeInCompletion(words))

@@ -9,7 +9,7 @@ extension Bowties {
       commandName: "edit",
       abstract: "Change a tie's attributes; the others stay as they are.")
 
-    @Argument(help: .tie, completion: .tie)
+    @Argument(help: .tie, completion: .custom(TieCompletion.keys))
     var tie: String
 
     @Option(help: ArgumentHelp("A new name.", valueName: "name"))

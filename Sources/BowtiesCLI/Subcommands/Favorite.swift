@@ -20,7 +20,7 @@ extension Bowties {
       }
     }
 
-    @Argument(help: .tie, completion: .tie)
+    @Argument(help: .tie, completion: .custom(TieCompletion.keys))
     var tie: String
 
     @Flag(exclusivity: .exclusive) var change: Change = .on

@@ -16,7 +16,8 @@ extension Bowties {
         """)
 
     @Argument(
-      help: ArgumentHelp("Only this tie's wears.", valueName: "tie"), completion: .tie)
+      help: ArgumentHelp("Only this tie's wears.", valueName: "tie"),
+      completion: .custom(TieCompletion.keys))
     var tie: String?
 
     @Option(

@@ -14,7 +14,7 @@ extension Bowties {
         written into it as KEY.png or KEY.jpg, and the path is printed.
         """)
 
-    @Argument(help: .tie, completion: .tie)
+    @Argument(help: .tie, completion: .custom(TieCompletion.keys))
     var tie: String
 
     @Option(

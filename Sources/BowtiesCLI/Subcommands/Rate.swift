@@ -8,7 +8,7 @@ extension Bowties {
       commandName: "rate",
       abstract: "Rate a tie from 0 to 5 (4.5, with a dot). Without a value, asks on a terminal.")
 
-    @Argument(help: .tie, completion: .tie)
+    @Argument(help: .tie, completion: .custom(TieCompletion.keys))
     var tie: String
 
     // Taken as unrecognized input so that "-1" reaches the rating check and gets a

@@ -9,7 +9,9 @@ extension Bowties {
       commandName: "remove",
       abstract: "Remove ties, with their wears. Asks first on a terminal; `undo` brings them back.")
 
-    @Argument(help: ArgumentHelp("The ties to remove.", valueName: "tie"), completion: .tie)
+    @Argument(
+      help: ArgumentHelp("The ties to remove.", valueName: "tie"),
+      completion: .custom(TieCompletion.keys))
     var ties: [String]
 
     @Flag(name: .shortAndLong, help: "Do not ask: for scripts.")

@@ -14,7 +14,7 @@ extension Bowties {
         for a terminal that does not announce itself.
         """)
 
-    @Argument(help: .tie, completion: .tie)
+    @Argument(help: .tie, completion: .custom(TieCompletion.keys))
     var tie: String
 
     @OptionGroup var storeOptions: StoreOptions

@@ -9,7 +9,7 @@ extension Bowties {
       commandName: "wear",
       abstract: "Record that you wore a tie: one more wear, last worn now (or --date).")
 
-    @Argument(help: .tie, completion: .tie)
+    @Argument(help: .tie, completion: .custom(TieCompletion.keys))
     var tie: String
 
     @Option(
