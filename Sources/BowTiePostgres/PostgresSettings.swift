@@ -281,17 +281,8 @@ private func hasBrokenEscape(_ text: String) -> Bool {
   while let byte = bytes.next() {
     guard byte == UInt8(ascii: "%") else { continue }
     for _ in 0..<2 {
-      guard let digit = bytes.next(), isHexDigit(digit) else { return true }
+      guard bytes.next()?.asciiHexDigitValue != nil else { return true }
     }
   }
   return false
-}
-
-private func isHexDigit(_ byte: UInt8) -> Bool {
-  switch byte {
-  case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"),
-    UInt8(ascii: "A")...UInt8(ascii: "F"):
-    true
-  default: false
-  }
 }

@@ -9,9 +9,7 @@ extension TieColor {
       return TieColor(red8: named.0, green8: named.1, blue8: named.2)
     }
     if trimmed.hasPrefix("#") {
-      // Bytes, not Characters: `Character.isHexDigit` takes fullwidth digits ("Ａ"), which
-      // no radix parser reads.
-      let digits = trimmed.utf8.dropFirst().map(hexValue)
+      let digits = trimmed.utf8.dropFirst().map(\.asciiHexDigitValue)
       guard [3, 6, 8].contains(digits.count), digits.allSatisfy({ $0 != nil }) else {
         throw problem(text)
       }
@@ -29,16 +27,6 @@ extension TieColor {
     let values = parts.compactMap { PlainDecimal.isDigits($0) ? UInt8($0) : nil }
     guard parts.count == 3, values.count == 3 else { throw problem(text) }
     return TieColor(red8: values[0], green8: values[1], blue8: values[2])
-  }
-
-  /// The value of an ASCII hexadecimal digit, or nil for any other byte.
-  private static func hexValue(_ byte: UInt8) -> UInt8? {
-    switch byte {
-    case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-    case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-    case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-    default: nil
-    }
   }
 
   private static func problem(_ text: String) -> BowTieError {

@@ -27,3 +27,17 @@ public enum PlainDecimal {
     !text.isEmpty && text.utf8.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
   }
 }
+
+extension UInt8 {
+  /// The byte's value as an ASCII hexadecimal digit (`0`–`9`, `a`–`f`, `A`–`F`), else nil.
+  /// Bytes, not Characters: `Character.isHexDigit` takes fullwidth digits ("Ａ"), which no
+  /// radix parser reads.
+  package var asciiHexDigitValue: UInt8? {
+    switch self {
+    case UInt8(ascii: "0")...UInt8(ascii: "9"): self - UInt8(ascii: "0")
+    case UInt8(ascii: "a")...UInt8(ascii: "f"): self - UInt8(ascii: "a") + 10
+    case UInt8(ascii: "A")...UInt8(ascii: "F"): self - UInt8(ascii: "A") + 10
+    default: nil
+    }
+  }
+}
