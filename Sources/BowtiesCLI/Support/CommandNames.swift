@@ -84,7 +84,8 @@ enum CommandNames {
   /// which are long or a single letter, but a name or a number ArgumentParser would take
   /// for options.
   private static func looksLikeDashValue(_ word: String) -> Bool {
-    word.hasPrefix("-") && !word.hasPrefix("--") && (word.count > 2 || Double(word) != nil)
+    word.hasPrefix("-") && !word.hasPrefix("--")
+      && (word.count > 2 || PlainDecimal.isPlain(word.dropFirst()))
   }
 
   /// `word` as a POSIX shell reads it back: as it is when it holds nothing a shell
