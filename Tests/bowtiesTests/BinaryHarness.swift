@@ -112,6 +112,23 @@ final class BowtiesSandbox: Sendable {
       stderr: String(decoding: errorData.wait(), as: UTF8.self))
   }
 
+  /// A copy of the `bowties` under test at `path` in the sandbox: a copy, since a program
+  /// finds its neighbours from where it really is. `cp` writes it, in a process of its own:
+  /// a file this test process held open for writing could be inherited by a program another
+  /// test starts at that moment, and running the copy would then fail with "Text file busy".
+  func placeCopy(at path: String) throws -> URL {
+    let copy = folder.appendingPathComponent(path)
+    try FileManager.default.createDirectory(
+      at: copy.deletingLastPathComponent(), withIntermediateDirectories: true)
+    let copied = try run("/bin/cp", [Self.binary.path, copy.path])
+    guard copied.status == 0 else { throw CopyFailure(result: copied) }
+    return copy
+  }
+
+  struct CopyFailure: Error {
+    var result: Result
+  }
+
   /// Runs sqlite3 on the test's store; an SQL error fails the test's step, so that a set-up
   /// that did not happen cannot pass for one that did.
   @discardableResult

@@ -629,10 +629,7 @@ struct CommandTests {
   @Test("a lone copy of the binary still seeds the sample ties with their photos")
   func selfContained() throws {
     let bowties = BowtiesSandbox()
-    let lone = bowties.folder.appendingPathComponent("elsewhere/bowties")
-    try FileManager.default.createDirectory(
-      at: lone.deletingLastPathComponent(), withIntermediateDirectories: true)
-    try FileManager.default.copyItem(at: BowtiesSandbox.binary, to: lone)
+    let lone = try bowties.placeCopy(at: "elsewhere/bowties")
     let result = try bowties("list", "--json", executable: lone)
     #expect(result.status == 0)
     let ties = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]]

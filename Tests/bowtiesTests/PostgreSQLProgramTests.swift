@@ -56,7 +56,7 @@ struct PostgreSQLProgramTests {
   @Test("installed as make install lays it out: bin/bowties, libexec/bowties/bowties-postgresql")
   func installedLayout() throws {
     let bowties = BowtiesSandbox()
-    let program = try place(bowties, "bin/bowties")
+    let program = try bowties.placeCopy(at: "bin/bowties")
     try FileManager.default.createDirectory(
       at: bowties.folder.appendingPathComponent("libexec/bowties"),
       withIntermediateDirectories: true)
@@ -72,7 +72,7 @@ struct PostgreSQLProgramTests {
   @Test("a lone bowties runs SQLite stores, and says what a server's store needs")
   func alone() throws {
     let bowties = BowtiesSandbox()
-    let program = try place(bowties, "bin/bowties")
+    let program = try bowties.placeCopy(at: "bin/bowties")
     let shown = try bowties("show", "R", executable: program)
     #expect(shown.status == 0)
     #expect(shown.stdout.hasPrefix("Red Bow Tie\n"))
@@ -89,19 +89,5 @@ struct PostgreSQLProgramTests {
         + "PostgreSQL stores through bowties-postgresql, which is not installed (looked for "
         + "\(folder)/bin/bowties-postgresql or \(folder)/libexec/bowties/bowties-postgresql)\n")
     #expect(server.stdout.isEmpty)
-  }
-
-  /// A copy of the `bowties` under test at `path` in the test's folder: a copy, since a
-  /// program finds its neighbours from where it really is. `cp` writes it, in a process of
-  /// its own: a file this test process held open for writing could be inherited by a
-  /// program another test starts at that moment, and running the copy would then fail with
-  /// "Text file busy".
-  private func place(_ bowties: BowtiesSandbox, _ path: String) throws -> URL {
-    let copy = bowties.folder.appendingPathComponent(path)
-    try FileManager.default.createDirectory(
-      at: copy.deletingLastPathComponent(), withIntermediateDirectories: true)
-    let copied = try bowties.run("/bin/cp", [BowtiesSandbox.binary.path, copy.path])
-    #expect(copied.status == 0, "\(copied.stderr)")
-    return copy
   }
 }
