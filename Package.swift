@@ -59,9 +59,9 @@ let package = Package(
     .target(
       name: "BowTieReports",
       dependencies: ["BowTieKit", "BowTieModel", "PropertyLists", "TextOutput"]),
-    // Bytes out: a file descriptor's stream that reports every failed write, and the one
-    // JSON writer of long arrays. Knows nothing of ties; the store, the reports, the export
-    // and the command line all write through it.
+    // Bytes out: a file descriptor's stream that reports every failed write, the one JSON
+    // writer of long arrays, and the cells text takes on a terminal. Knows nothing of ties;
+    // the store, the reports, the export and the command line all write through it.
     .target(name: "TextOutput"),
     // Expat, the XML parser seed plists stream through, an entry at a time.
     .systemLibrary(name: "CExpat", pkgConfig: "expat", providers: [.apt(["libexpat1-dev"])]),
@@ -74,7 +74,7 @@ let package = Package(
     // a few types built in for machines without a terminfo database), keys, raw mode and the
     // alternate screen given back on every way out, frames drawn by changed rows. Knows
     // nothing of ties.
-    .target(name: "TerminalUI", dependencies: ["CTerminfo"]),
+    .target(name: "TerminalUI", dependencies: ["CTerminfo", "TextOutput"]),
     // libtinfo's setupterm, tigetstr and tiparm, the last variadic, which Swift cannot call.
     .target(name: "CTerminfo", linkerSettings: [.linkedLibrary("tinfo")]),
     // Photo formats: PNG (libpng), JPEG with its EXIF orientation (libjpeg-turbo, libexif),

@@ -1,6 +1,7 @@
 import BowTieKit
 import BowTieModel
 import Foundation
+import TextOutput
 
 /// What `bowties report` says about a wardrobe on a given day: the data, independent of
 /// its format. ``ReportBuilder`` fills it from a store; the renderers in this folder turn
@@ -148,10 +149,10 @@ extension Report {
     var name = 0
     var days = 0
 
-    /// Widens the columns for one tie, its texts counted as the text report prints them.
+    /// Widens the columns for one tie, its texts measured as the text report prints them.
     mutating func include(key: String, name: String, days: Int?) {
-      self.key = max(self.key, ReportFormatting.singleLine(key).count)
-      self.name = max(self.name, ReportFormatting.singleLine(name).count)
+      self.key = max(self.key, TextCells.width(ReportFormatting.singleLine(key)))
+      self.name = max(self.name, TextCells.width(ReportFormatting.singleLine(name)))
       self.days = max(self.days, days ?? 0)
     }
   }

@@ -1,6 +1,7 @@
 import BowTieKit
 import BowTieModel
 import Foundation
+import TextOutput
 
 /// What the formats for people share, so that text, Markdown and HTML word and scale
 /// things the same way.
@@ -199,9 +200,9 @@ struct ReportFormatting {
     -> [String]
   {
     let maximum = rows.map(\.value).max() ?? 0
-    let labelWidth = rows.map(\.label.count).max() ?? 0
+    let labelWidth = rows.map { TextCells.width($0.label) }.max() ?? 0
     return rows.map { row in
-      let label = row.label + String(repeating: " ", count: labelWidth - row.label.count)
+      let label = TextCells.pad(row.label, to: labelWidth)
       let blocks = bar(barLength(row.value, maximum: maximum, width: width))
       return indent + label + "  " + (blocks.isEmpty ? "" : blocks + " ") + count(row.value)
     }
@@ -214,18 +215,19 @@ struct ReportFormatting {
   static func singleLine(_ text: String) -> String { text.withVisibleControlCharacters }
 
   /// Lays out rows as columns two spaces apart, padding every column but the last, so no
-  /// line ends in spaces. Widths count characters: the layout is fixed, not terminal-aware.
+  /// line ends in spaces. Widths are the cells a terminal (or a monospaced font) gives the
+  /// text: a name in Japanese takes two a character, an accent that combines none.
   static func columns(_ rows: [[String]], rightAligned: Set<Int> = [], indent: String = "  ")
     -> [String]
   {
     let columnCount = rows.map(\.count).max() ?? 0
     let widths = (0..<columnCount).map { column in
-      rows.map { column < $0.count ? $0[column].count : 0 }.max() ?? 0
+      rows.map { column < $0.count ? TextCells.width($0[column]) : 0 }.max() ?? 0
     }
     return rows.map { row in
       var cells: [String] = []
       for (column, cell) in row.enumerated() {
-        let padding = String(repeating: " ", count: widths[column] - cell.count)
+        let padding = String(repeating: " ", count: widths[column] - TextCells.width(cell))
         if rightAligned.contains(column) {
           cells.append(padding + cell)
         } else if column == row.count - 1 {

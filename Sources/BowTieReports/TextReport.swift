@@ -1,6 +1,7 @@
 import BowTieKit
 import BowTieModel
 import Foundation
+import TextOutput
 
 /// The plain-text report: what cron mails by default, so it is plain UTF-8 with no ANSI
 /// codes and a fixed layout (no terminal to measure), charts drawn with "█" blocks.
@@ -14,7 +15,7 @@ enum TextReport {
   ) throws {
     let format = ReportFormatting(report, locale: locale)
     let title = "Bow-tie report as of \(format.asOf)"
-    var lines = [title, String(repeating: "=", count: title.count)]
+    var lines = [title, String(repeating: "=", count: TextCells.width(title))]
     lines.append("Time zone: \(ReportFormatting.singleLine(report.timeZone))")
     lines.append("")
     lines += ReportFormatting.columns([
@@ -87,7 +88,7 @@ enum TextReport {
   }
 
   private static func pad(_ text: String, _ width: Int) -> String {
-    text + String(repeating: " ", count: max(0, width - text.count))
+    TextCells.pad(text, to: width)
   }
 
   private static func chart(_ rows: [(label: String, value: Int)]) -> [String] {

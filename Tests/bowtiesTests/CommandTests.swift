@@ -122,6 +122,27 @@ struct CommandTests {
       NSDictionary(dictionary: json[6]) == NSDictionary(dictionary: show as? [String: Any] ?? [:]))
   }
 
+  @Test("list and the text report line up names in any script: wide characters, accents")
+  func columnsInCells() throws {
+    let bowties = BowtiesSandbox()
+    for (name, key) in [("蝶ネクタイ・赤い", "J"), ("Cafe\u{301} noir", "C"), ("Party 🎉 tie", "P")] {
+      #expect(try bowties("add", "--name", name, "--key", key).status == 0)
+    }
+    // The widest name is the Japanese one: 8 characters, 16 cells.
+    let expected = [
+      "R  Red Bow Tie       4/5    ★  #EF3024  worn 10×, last Oct 14, 2026",
+      "C  Cafe\u{301} noir         0/5       none     never worn",
+      "P  Party 🎉 tie      0/5       none     never worn",
+      "J  蝶ネクタイ・赤い  0/5       none     never worn",
+    ]
+    let list = try bowties("list").stdout.split(separator: "\n").map(String.init)
+    #expect([list[0]] + list.suffix(3) == expected)
+    let report = try bowties("report", "--as-of", "2026-11-27").stdout
+      .split(separator: "\n").map(String.init)
+    let allTies = report.suffix(10)
+    #expect([allTies.first!] + allTies.suffix(3) == expected.map { "  " + $0 })
+  }
+
   @Test("wear counts one more wear, now or on --date")
   func wear() throws {
     let bowties = BowtiesSandbox()

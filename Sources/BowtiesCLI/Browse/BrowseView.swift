@@ -1,6 +1,7 @@
 import BowTieKit
 import BowTieModel
 import TerminalUI
+import TextOutput
 
 /// Lays the browse screen out, as the BowTies app lays out its one screen: a row of
 /// segments, one per tie, the selected one marked; the tie's photo beside its details;

@@ -168,8 +168,8 @@ struct TieOutput {
     var keyWidth = 1
     var nameWidth = 1
     let measure = { (key: String, name: String) in
-      keyWidth = max(keyWidth, key.withVisibleControlCharacters.count)
-      nameWidth = max(nameWidth, name.withVisibleControlCharacters.count)
+      keyWidth = max(keyWidth, TextCells.width(key.withVisibleControlCharacters))
+      nameWidth = max(nameWidth, TextCells.width(name.withVisibleControlCharacters))
     }
     try StandardOutput.write { output in
       try store.forEachTie(filter, names: measure) { tie in
@@ -189,10 +189,8 @@ struct TieOutput {
       : "worn \(tie.timesWorn)×, last \(tie.lastWorn.map(Self.day) ?? "?")"
     let colorColumn = colorText(tie)
     let fields = [
-      tie.searchKey.withVisibleControlCharacters.padding(
-        toLength: keyWidth, withPad: " ", startingAt: 0),
-      tie.name.withVisibleControlCharacters.padding(
-        toLength: nameWidth, withPad: " ", startingAt: 0),
+      TextCells.pad(tie.searchKey.withVisibleControlCharacters, to: keyWidth),
+      TextCells.pad(tie.name.withVisibleControlCharacters, to: nameWidth),
       "\(BowTie.formatRating(tie.rating))/5".padding(toLength: 5, withPad: " ", startingAt: 0),
       tie.isFavorite ? "★" : " ",
       // "none" as wide as a hex color, so the wear column lines up under it.
