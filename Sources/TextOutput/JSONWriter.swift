@@ -210,12 +210,24 @@ public struct JSONWriter: JSONFields {
       }
       lastKey = key
     #endif
-    if hasField { raw(",\n") } else { raw("\n") }
+    // Most of a long listing is field starts: the comma, the line break, the indentation
+    // and the key's opening quote go in one append.
+    if depth < Self.fieldStarts.count {
+      let start = Self.fieldStarts[depth]
+      bytes.append(contentsOf: hasField ? start[...] : start.dropFirst())
+    } else {
+      if hasField { raw(",\n") } else { raw("\n") }
+      indent()
+      bytes.append(UInt8(ascii: "\""))
+    }
     hasField = true
-    indent()
-    bytes.append(UInt8(ascii: "\""))
     key.withUTF8Buffer { bytes.append(contentsOf: $0) }
     raw("\" : ")
+  }
+
+  /// What comes before a field's key at each depth: `,\n`, two spaces a level, `"`.
+  private static let fieldStarts: [[UInt8]] = (0..<8).map { depth in
+    Array(",\n".utf8) + Array(repeating: UInt8(ascii: " "), count: 2 * depth) + [UInt8(ascii: "\"")]
   }
 
   // MARK: Values

@@ -29,6 +29,18 @@ struct StoreTests {
     #expect(throws: named) { try store.write { _, _ in throw unnamed } }
   }
 
+  @Test("a row's column is found whatever the case of its name, and a column it lacks is null")
+  func columnNames() throws {
+    let store = try makeInMemoryStore()
+    var rows: [[SQLValue]] = []
+    try store.read { db in
+      try db.forEachRow(SQL(sql: "SELECT 1 AS Alpha, 'b' AS beta, 3 AS ALPHA")) { row in
+        rows.append([row["Alpha"], row["alpha"], row["BETA"], row["beta"], row["gamma"]])
+      }
+    }
+    #expect(rows == [[.integer(1), .integer(1), .text("b"), .text("b"), .null]])
+  }
+
   @Test("a new store is created with private modes and filled atomically")
   func creation() throws {
     let folder = TemporaryFolder()

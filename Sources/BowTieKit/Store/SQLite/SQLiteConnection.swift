@@ -119,18 +119,22 @@ struct SQLiteStatementRow: SQLRow {
   struct Columns {
     let names: [String]
     let indexes: [String: Int32]
+    /// The same, by lowercased name: a row asked for a column it does not have (a listing
+    /// has no photo bytes) would otherwise lowercase every name of the row, once a row.
+    let lowercasedIndexes: [String: Int32]
 
     init(_ statement: Statement) {
       names = statement.columnNames
       indexes = Dictionary(
         names.enumerated().map { ($1, Int32($0)) }, uniquingKeysWith: { first, _ in first })
+      lowercasedIndexes = Dictionary(
+        names.enumerated().map { ($1.lowercased(), Int32($0)) },
+        uniquingKeysWith: { first, _ in first })
     }
 
     /// The column's index; like GRDB, whatever the case of its name.
     func index(of name: String) -> Int32? {
-      if let index = indexes[name] { return index }
-      let lowercased = name.lowercased()
-      return names.firstIndex { $0.lowercased() == lowercased }.map(Int32.init)
+      indexes[name] ?? lowercasedIndexes[name.lowercased()]
     }
   }
 
