@@ -10,16 +10,11 @@ extension String {
   /// to a person's terminal or document: one such character can clear the screen, move the
   /// cursor, retitle the window or hide what follows it.
   public var withVisibleControlCharacters: String {
-    // Almost every name has none: one pass over the bytes finds that out.
-    var clean = true
-    var previous: UInt8 = 0
-    for byte in utf8 {
-      if byte < 0x20 || byte == 0x7F || (previous == 0xC2 && (0x80...0x9F).contains(byte)) {
-        clean = false
-        break
-      }
-      previous = byte
-    }
+    // Almost every name has none: one pass over the bytes finds that out, in place where
+    // the string's storage allows (`history` asks it of every line it prints).
+    let clean =
+      utf8.withContiguousStorageIfAvailable(Self.holdsNoControlCharacter)
+      ?? Self.holdsNoControlCharacter(utf8)
     if clean { return self }
     var visible = ""
     for scalar in unicodeScalars {
@@ -43,5 +38,17 @@ extension String {
       }
     }
     return visible
+  }
+
+  /// Whether UTF-8 `bytes` hold no C0 control, DEL or C1 control (`C2 80` to `C2 9F`).
+  private static func holdsNoControlCharacter(_ bytes: some Sequence<UInt8>) -> Bool {
+    var previous: UInt8 = 0
+    for byte in bytes {
+      if byte < 0x20 || byte == 0x7F || (previous == 0xC2 && (0x80...0x9F).contains(byte)) {
+        return false
+      }
+      previous = byte
+    }
+    return true
   }
 }

@@ -55,7 +55,7 @@ extension Bowties {
         var when = TieOutput.MinuteText()
         try store.forEachWear(of: tie, since: since, until: until) { record in
           stdout.printLine(
-            "\(when.text(for: record.event.wornAt))  \(record.searchKey)  \(record.name)")
+            when.text(for: record.event.wornAt), "  ", record.searchKey, "  ", record.name)
           try stdout.checkStandardOutput()
         }
       }

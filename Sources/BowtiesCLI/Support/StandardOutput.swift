@@ -80,9 +80,10 @@ enum StandardOutput {
 
 extension DescriptorOutputStream {
   /// A line of text for people, its control characters made visible: for lines that hold
-  /// data and no color codes of ours.
-  mutating func printLine(_ line: String) {
-    write(line.withVisibleControlCharacters)
+  /// data and no color codes of ours. Given in pieces, the line is written a piece at a
+  /// time, never put together: `history` writes one for each wear of a long history.
+  mutating func printLine(_ pieces: String...) {
+    for piece in pieces { write(piece.withVisibleControlCharacters) }
     write("\n")
   }
 

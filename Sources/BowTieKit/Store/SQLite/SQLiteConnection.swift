@@ -118,23 +118,23 @@ struct SQLiteStatementRow: SQLRow {
   /// The statement's column names and where each is, found once for all its rows.
   struct Columns {
     let names: [String]
-    let indexes: [String: Int32]
-    /// The same, by lowercased name: a row asked for a column it does not have (a listing
+    /// The indexes by lowercased name: a row asked for a column it does not have (a listing
     /// has no photo bytes) would otherwise lowercase every name of the row, once a row.
     let lowercasedIndexes: [String: Int32]
 
     init(_ statement: Statement) {
       names = statement.columnNames
-      indexes = Dictionary(
-        names.enumerated().map { ($1, Int32($0)) }, uniquingKeysWith: { first, _ in first })
       lowercasedIndexes = Dictionary(
         names.enumerated().map { ($1.lowercased(), Int32($0)) },
         uniquingKeysWith: { first, _ in first })
     }
 
-    /// The column's index; like GRDB, whatever the case of its name.
+    /// The column's index; like GRDB, whatever the case of its name. A row has a few
+    /// columns, asked for by the names the statement gave them: comparing names one by one
+    /// costs less than hashing the name, once per column of every row.
     func index(of name: String) -> Int32? {
-      indexes[name] ?? lowercasedIndexes[name.lowercased()]
+      if let index = names.firstIndex(of: name) { return Int32(index) }
+      return lowercasedIndexes[name.lowercased()]
     }
   }
 
