@@ -43,7 +43,7 @@ struct TieOutput {
   /// short time, written a byte at a time, since `history` writes one for each wear of a
   /// long history and string interpolation cost it a fifth of its time.
   fileprivate static func posixText(_ parts: tm, withTime: Bool) -> String {
-    // The longest: a twelve-digit year and the time, 35 bytes.
+    // The longest: a ten-digit year (`tm_year` is 32 bits) and the time, 30 bytes.
     String(unsafeUninitializedCapacity: 48) { buffer in
       var count = 0
       func put(_ text: StaticString) {
