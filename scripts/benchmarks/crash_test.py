@@ -147,10 +147,19 @@ def build_files(store):
             if n.startswith(f".{name}.new-") and not n.endswith(("-journal", "-wal", "-shm"))]
 
 
+def size_if_present(path):
+    """The file's size, or 0 once it is gone: a build file is unlinked when the seed links
+    the store into place, which can fall between listing the folder and asking its size."""
+    try:
+        return os.path.getsize(path)
+    except FileNotFoundError:
+        return 0
+
+
 def written(store, new):
     """What the seed has written into the store's files so far, in words."""
     if new:
-        size = sum(os.path.getsize(path) for path in build_files(store))
+        size = sum(size_if_present(path) for path in build_files(store))
         return f"build file {size:,} bytes"
     return f"{wal_frames(store + '-wal')[0]} WAL frames"
 
