@@ -72,6 +72,36 @@ struct StoreTests {
     #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).isEmpty)
   }
 
+  @Test("a first fill that fails after a thousand rows are written leaves no store behind")
+  func failedBulkCreation() throws {
+    let folder = TemporaryFolder()
+    ColorAttributeTransformer.register()
+    // The store is built without a journal: nothing undoes these rows but throwing the
+    // file away.
+    var entries = (0..<BowTieStore.bulkSeedSize).map { index in
+      SeedEntry(
+        index: index,
+        tie: BowTie(
+          name: "Bulk \(index)", searchKey: "K\(index)", timesWorn: 2,
+          lastWorn: Date(timeIntervalSince1970: 1_700_000_000 + Double(index))),
+        hasExplicitID: true)
+    }
+    entries[entries.count - 1].tie.name = " "
+    #expect(throws: BowTieError.self) {
+      try BowTieStore.open(at: folder.storeURL) { try $0.seed(entries) }
+    }
+    #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).isEmpty)
+    let (store, created) = try BowTieStore.open(at: folder.storeURL) {
+      try $0.seed(SampleData.entries())
+    }
+    let count = try store.count()
+    #expect(created && count == 7)
+    let integrity = try store.dbWriter.read {
+      try String.fetchAll($0, sql: "PRAGMA integrity_check")
+    }
+    #expect(integrity == ["ok"])
+  }
+
   @Test("a build a killed process left is removed; a live or just-created one is not")
   func abandonedBuilds() throws {
     let folder = TemporaryFolder()

@@ -339,13 +339,19 @@ extension SQLiteEngine {
   }
 
   /// How a new store is built under its temporary name, which no other process opens
-  /// and which is thrown away if anything fails: a rollback journal kept in memory
-  /// (WAL would write every page twice), no syncs until the finished file is synced
-  /// once, and a cache big enough that a large seed's index pages are not read back.
-  /// The file is switched to WAL before it is linked into place.
+  /// and which is thrown away if anything fails: no journal at all, no syncs until the
+  /// finished file is synced once, and a cache big enough that a large seed's index pages
+  /// are not read back. The file is switched to WAL before it is linked into place.
+  ///
+  /// Without a journal SQLite can undo neither a transaction nor a statement, and it
+  /// need not: whatever fails, killed or thrown (a dry run's rollback included), the file
+  /// is unlinked, never opened again. A journal would only cost: WAL writes every page
+  /// twice, and even a journal in memory gives each seeded row's `INSERT` (it fires
+  /// triggers that may abort) a statement journal of the pages it touches
+  /// (docs/performance.md, "Seeding").
   private static func buildingConfiguration(busyTimeout: TimeInterval) -> Configuration {
     configuration(
       busyTimeout: busyTimeout,
-      pragmas: "PRAGMA journal_mode = MEMORY; PRAGMA synchronous = OFF; PRAGMA cache_size = -65536")
+      pragmas: "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA cache_size = -65536")
   }
 }
