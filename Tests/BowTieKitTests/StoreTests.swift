@@ -78,14 +78,7 @@ struct StoreTests {
     ColorAttributeTransformer.register()
     // The store is built without a journal: nothing undoes these rows but throwing the
     // file away.
-    var entries = (0..<BowTieStore.bulkSeedSize).map { index in
-      SeedEntry(
-        index: index,
-        tie: BowTie(
-          name: "Bulk \(index)", searchKey: "K\(index)", timesWorn: 2,
-          lastWorn: Date(timeIntervalSince1970: 1_700_000_000 + Double(index))),
-        hasExplicitID: true)
-    }
+    var entries = bulkEntries()
     entries[entries.count - 1].tie.name = " "
     #expect(throws: BowTieError.self) {
       try BowTieStore.open(at: folder.storeURL) { try $0.seed(entries) }
@@ -212,14 +205,7 @@ struct StoreTests {
     }
     let fresh = try schema(try makeInMemoryStore())
     let count = BowTieStore.bulkSeedSize
-    let many = (0..<count).map { index in
-      SeedEntry(
-        index: index,
-        tie: BowTie(
-          name: "Bulk \(index)", searchKey: "K\(index)", timesWorn: 2,
-          lastWorn: Date(timeIntervalSince1970: 1_700_000_000 + Double(index))),
-        hasExplicitID: true)
-    }
+    let many = bulkEntries()
     // One entry too bad to store, found only when its row is written: all or nothing.
     var bad = many
     bad[count - 1].tie.name = " "
@@ -533,5 +519,18 @@ struct StoreTests {
       try await group.waitForAll()
     }
     #expect(try folder.openStore().tie(matching: "I").timesWorn == 40)
+  }
+
+  /// As many valid entries as make a bulk seed (``BowTieStore/bulkSeedSize``), each worn
+  /// twice, the last time at a moment of its own.
+  private func bulkEntries() -> [SeedEntry] {
+    (0..<BowTieStore.bulkSeedSize).map { index in
+      SeedEntry(
+        index: index,
+        tie: BowTie(
+          name: "Bulk \(index)", searchKey: "K\(index)", timesWorn: 2,
+          lastWorn: Date(timeIntervalSince1970: 1_700_000_000 + Double(index))),
+        hasExplicitID: true)
+    }
   }
 }
