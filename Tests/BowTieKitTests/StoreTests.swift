@@ -41,6 +41,39 @@ struct StoreTests {
     #expect(rows == [[.integer(1), .integer(1), .text("b"), .text("b"), .null]])
   }
 
+  @Test("a statement's values are bound in order, and it runs again after an error or a stop")
+  func boundValues() throws {
+    let store = try makeInMemoryStore()
+    let bytes = Data([0, 1, 0xFF])
+    let values = try store.read { db in
+      try db.fetchOne(
+        "SELECT \(SQLValue.null), \(Int64.min), \(2.5), \("é"), \(""), \(bytes)"
+      )?.values
+    }
+    #expect(values == [.null, .integer(.min), .real(2.5), .text("é"), .text(""), .blob(bytes)])
+    // Text is bound by its length, a NUL in it too.
+    let length = try store.read {
+      try $0.fetchValue("SELECT length(CAST(\("é\u{0}x") AS BLOB))", as: Int64.self)
+    }
+    #expect(length == 4)
+    func absolute(_ number: Int64) throws -> Int64? {
+      try store.read { try $0.fetchValue("SELECT abs(\(number))", as: Int64.self) }
+    }
+    // SQLite's error comes from stepping: the statement is reset for its next use.
+    #expect(throws: BowTieError.self) { try absolute(.min) }
+    #expect(try absolute(-5) == 5)
+    let count: BowTieKit.SQL =
+      "WITH c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 3) SELECT x FROM c"
+    struct Stop: Error {}
+    #expect(throws: (any Error).self) {
+      try store.read { try $0.forEachRow(count) { _ in throw Stop() } }
+    }
+    #expect(
+      try store.read { try $0.fetchAll(count) { $0[0] } } == [
+        .integer(1), .integer(2), .integer(3),
+      ])
+  }
+
   @Test("a new store is created with private modes and filled atomically")
   func creation() throws {
     let folder = TemporaryFolder()

@@ -92,9 +92,11 @@ extension BowTieStore {
             // The wear's event adds its one back to timesWorn, through the trigger.
             if recordedWear { tie.timesWorn -= 1 }
             do {
-              // The file's own keys were checked for repeats as it was read.
+              // The file's own keys were checked for repeats as it was read. An entry
+              // without an id was just looked up by its key: no other stored tie has it.
+              let keyIsFree = storeWasEmpty || !entry.hasExplicitID
               let checked: SaveChecks =
-                !entry.isValidated ? [] : storeWasEmpty ? [.validated, .keyIsFree] : [.validated]
+                !entry.isValidated ? [] : keyIsFree ? [.validated, .keyIsFree] : [.validated]
               try save(
                 tie, replacing: existing, in: db, photos, alreadyChecked: checked,
                 inserting: insertTie)

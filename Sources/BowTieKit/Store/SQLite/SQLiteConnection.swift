@@ -7,6 +7,15 @@ import GRDBSQLite
 ///
 /// Every statement is GRDB's cached statement for its SQL: a command runs a handful, and a
 /// seed runs the same few a hundred thousand times.
+///
+/// Rows read (``forEachRow(_:_:)``) and rows inserted by the thousand
+/// (``insertMany(into:columns:rows:)``) have their values bound and their statement stepped
+/// through SQLite's C API, the store's only raw `sqlite3_*` calls, kept because they are
+/// measured hot paths (docs/performance.md, "Seeding"): GRDB's `StatementArguments` (a
+/// generic map and a recursion per value) and the row its cursor builds cost more than
+/// SQLite's own work for a row found by an index. GRDB's own stepping would add nothing
+/// these statements need: the store registers no transaction observer, and none of them
+/// begins or ends a transaction.
 struct SQLiteConnection: SQLConnection {
   let db: Database
 
@@ -23,20 +32,21 @@ struct SQLiteConnection: SQLConnection {
 
   func forEachRow(_ sql: SQL, _ body: (any SQLRow) throws -> Void) throws {
     let statement = try db.cachedStatement(sql: sql.text)
-    let rows = try Row.fetchCursor(statement, arguments: sql.statementArguments)
+    let handle = statement.sqliteStatement
+    try bind(sql.values, to: statement)
+    // Reset when done, so that the statement holds no read open; the bytes bound stay
+    // SQLite's own copies until the next look-up binds its own.
+    defer { sqlite3_reset(handle) }
     let columns = SQLiteStatementRow.Columns(statement)
-    while try rows.next() != nil {
-      try body(SQLiteStatementRow(statement: statement.sqliteStatement, columns: columns))
+    while true {
+      let code = sqlite3_step(handle)
+      if code == SQLITE_DONE { return }
+      guard code == SQLITE_ROW else { throw error(code, statement) }
+      try body(SQLiteStatementRow(statement: handle, columns: columns))
     }
   }
 
-  /// One prepared `INSERT`, its values bound through SQLite's C API and stepped once a
-  /// row: binding through `StatementArguments` (a generic map and a recursion per value)
-  /// cost more than SQLite's own work for a seeded tie's row.
-  ///
-  /// The store's only raw `sqlite3_*` calls, kept because they are a measured hot path:
-  /// docs/performance.md, "Seeding" (the insert with values bound through SQLite's C API,
-  /// and the wear event each seeded tie's last wear records).
+  /// One prepared `INSERT`, stepped once a row.
   func insertMany(
     into table: String, columns: [String],
     rows: (_ insert: (_ row: [SQLValue]) throws -> Void) throws -> Void
@@ -48,6 +58,18 @@ struct SQLiteConnection: SQLConnection {
   }
 
   private func step(_ statement: Statement, _ values: [SQLValue]) throws {
+    let handle = statement.sqliteStatement
+    try bind(values, to: statement)
+    let code = sqlite3_step(handle)
+    guard code == SQLITE_DONE else {
+      let error = error(code, statement)
+      sqlite3_reset(handle)
+      throw error
+    }
+  }
+
+  /// Resets `statement` and binds `values` to its parameters, in order.
+  private func bind(_ values: [SQLValue], to statement: Statement) throws {
     let handle = statement.sqliteStatement
     sqlite3_reset(handle)
     // A value left out would keep the previous row's.
@@ -62,19 +84,21 @@ struct SQLiteConnection: SQLConnection {
       case .null: code = sqlite3_bind_null(handle, index)
       case .integer(let number): code = sqlite3_bind_int64(handle, index, number)
       case .real(let number): code = sqlite3_bind_double(handle, index, number)
-      case .text(let text): code = sqlite3_bind_text(handle, index, text, -1, Self.transient)
+      case .text(var text):
+        // By its length, not up to a NUL: text may hold one. An empty buffer may have no
+        // address, which SQLite would bind as NULL.
+        code = text.withUTF8 { utf8 in
+          guard let bytes = utf8.baseAddress else {
+            return sqlite3_bind_text(handle, index, "", 0, Self.transient)
+          }
+          return sqlite3_bind_text(handle, index, bytes, Int32(utf8.count), Self.transient)
+        }
       case .blob(let data):
         code = data.withUnsafeBytes {
           sqlite3_bind_blob(handle, index, $0.baseAddress, Int32($0.count), Self.transient)
         }
       }
       guard code == SQLITE_OK else { throw error(code, statement) }
-    }
-    let code = sqlite3_step(handle)
-    guard code == SQLITE_DONE else {
-      let error = error(code, statement)
-      sqlite3_reset(handle)
-      throw error
     }
   }
 
