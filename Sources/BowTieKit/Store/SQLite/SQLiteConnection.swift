@@ -139,18 +139,18 @@ struct SQLiteConnection: SQLConnection {
 /// or wear, where GRDB's generic decoding of each value by name cost more than SQLite's
 /// own work for the row (docs/performance.md, "list --json and history").
 struct SQLiteStatementRow: SQLRow {
-  /// The statement's column names and where each is, found once for all its rows.
-  struct Columns {
+  /// The statement's column names and where each is, found once for all its rows: shared
+  /// by them, so that the indexes by lowercased name are made at most once.
+  final class Columns {
     let names: [String]
-    /// The indexes by lowercased name: a row asked for a column it does not have (a listing
-    /// has no photo bytes) would otherwise lowercase every name of the row, once a row.
-    let lowercasedIndexes: [String: Int32]
+    /// The indexes by lowercased name, made at the first name not found as it is: a row
+    /// asked for a column it does not have (a listing has no photo bytes) would otherwise
+    /// lowercase every name of the row, once a row. A look-up whose names are all found
+    /// (a tie read by its key) never makes them.
+    private var lowercasedIndexes: [String: Int32]?
 
     init(_ statement: Statement) {
       names = statement.columnNames
-      lowercasedIndexes = Dictionary(
-        names.enumerated().map { ($1.lowercased(), Int32($0)) },
-        uniquingKeysWith: { first, _ in first })
     }
 
     /// The column's index; like GRDB, whatever the case of its name. A row has a few
@@ -158,7 +158,12 @@ struct SQLiteStatementRow: SQLRow {
     /// costs less than hashing the name, once per column of every row.
     func index(of name: String) -> Int32? {
       if let index = names.firstIndex(of: name) { return Int32(index) }
-      return lowercasedIndexes[name.lowercased()]
+      if lowercasedIndexes == nil {
+        lowercasedIndexes = Dictionary(
+          names.enumerated().map { ($1.lowercased(), Int32($0)) },
+          uniquingKeysWith: { first, _ in first })
+      }
+      return lowercasedIndexes?[name.lowercased()]
     }
   }
 
