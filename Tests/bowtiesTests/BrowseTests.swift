@@ -403,6 +403,24 @@ struct BrowseSQLiteTests {
   @Test("opens on R with its figures and the keys, and q quits 0 printing nothing")
   func opens() throws { try scenarios.opensOnTheFirstTieAndQuits() }
 
+  @Test("a pane's tmux server holds no file the tests had open when it started")
+  func serverHoldsNoFile() throws {
+    // Opened as Foundation opens files, without close-on-exec.
+    let path = bowties.folder.appendingPathComponent("held").path
+    #expect(FileManager.default.createFile(atPath: path, contents: nil))
+    let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+    let pane = try TmuxPane("true", in: bowties.folder)
+    defer { pane.stop() }
+    try handle.close()
+    let server = try pane.tmux("display-message", "-p", "#{pid}")
+      .trimmingCharacters(in: .whitespacesAndNewlines)
+    let descriptors = "/proc/\(server)/fd"
+    let held = try FileManager.default.contentsOfDirectory(atPath: descriptors).compactMap {
+      try? FileManager.default.destinationOfSymbolicLink(atPath: "\(descriptors)/\($0)")
+    }
+    #expect(!held.isEmpty && !held.contains(path), "\(server): \(held)")
+  }
+
   @Test("Left, Right, Tab, Shift-Tab, Home and End move between ties")
   func moves() throws { try scenarios.movesBetweenTies() }
 
