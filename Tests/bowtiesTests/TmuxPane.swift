@@ -19,17 +19,16 @@ final class TmuxPane {
 
   static var isAvailable: Bool { FileManager.default.isExecutableFile(atPath: tmux) }
 
+  private typealias AddCloseFrom =
+    @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+
   /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34 and later), which Swift's
   /// Glibc module does not declare.
-  private static let closeFrom:
-    (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32)? = {
-      guard let symbol = dlsym(dlopen(nil, RTLD_NOW), "posix_spawn_file_actions_addclosefrom_np")
-      else { return nil }
-      return unsafeBitCast(
-        symbol,
-        to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32)
-          .self)
-    }()
+  private static let closeFrom: AddCloseFrom? = {
+    guard let symbol = dlsym(dlopen(nil, RTLD_NOW), "posix_spawn_file_actions_addclosefrom_np")
+    else { return nil }
+    return unsafeBitCast(symbol, to: AddCloseFrom.self)
+  }()
 
   /// Starts `command` (a shell line) in a detached pane of `columns` × `rows` cells, with
   /// `environment` exported (TERM among it) on top of a clean one.
@@ -114,7 +113,7 @@ final class TmuxPane {
     posix_spawn_file_actions_addopen(&actions, 2, errors, O_WRONLY | O_CREAT | O_APPEND, 0o600)
     // A server keeps every descriptor its first client inherits, for the pane's life, and
     // Foundation opens files without close-on-exec: a file another test fills, then deletes
-    // to free a small disk, stayed held, and that disk full.
+    // to free a small disk, would stay held, and that disk full.
     guard let closeFrom = Self.closeFrom, closeFrom(&actions, 3) == 0 else {
       throw POSIXError(.ENOSYS)
     }
