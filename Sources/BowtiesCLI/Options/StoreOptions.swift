@@ -38,15 +38,3 @@ struct StoreOptions: ParsableArguments {
     try BowTieStore.restore(from: source, to: address(), confirming: confirm)
   }
 }
-
-/// `--json`, for commands that print ties.
-struct OutputOptions: ParsableArguments {
-  @Flag(name: .long, help: "Print JSON for scripts instead of text for people.")
-  var json = false
-}
-
-extension ArgumentHelp {
-  /// The help for every command's `TIE` argument.
-  static let tie = ArgumentHelp(
-    "A search key (R), a name or a unique prefix of it, or an id.", valueName: "tie")
-}

@@ -2,6 +2,12 @@ import ArgumentParser
 import BowTieKit
 import BowTieModel
 
+extension ArgumentHelp {
+  /// The help for every command's `TIE` argument.
+  static let tie = ArgumentHelp(
+    "A search key (R), a name or a unique prefix of it, or an id.", valueName: "tie")
+}
+
 /// What a shell's completion script offers for a `TIE`, asked of this program by the line
 /// being typed (ArgumentParser's `---completion`): each `TIE` argument is declared with
 /// `completion: .custom(TieCompletion.keys)`. A completion prints nothing but its words:
