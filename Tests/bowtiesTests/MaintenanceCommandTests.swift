@@ -411,6 +411,11 @@ struct MaintenanceCommandTests {
     for process in wears.suffix(50) { try process.run() }
     for process in wears { process.waitUntilExit() }
     #expect(backup.status == 0, "\(backup)")
+    // The missing folder is made, and it and the copy are private, as the store is.
+    let modes = try [backupPath, bowties.folder.appendingPathComponent("backups").path].map {
+      try (FileManager.default.attributesOfItem(atPath: $0)[.posixPermissions] as? Int) ?? -1
+    }
+    #expect(modes == [0o600, 0o700])
     #expect(wears.allSatisfy { $0.terminationStatus == 0 })
     #expect(try bowties.sqlite("SELECT count(*) FROM wearEvent") == "\(100 + 6)\n", "and 6 seeded")
 
