@@ -95,6 +95,57 @@ struct StoreTests {
     #expect(!createdAgain)
   }
 
+  @Test("a file without a schema (touch, the sqlite3 shell) is filled as a new store, once")
+  func emptyFileIsFilled() throws {
+    ColorAttributeTransformer.register()
+    // Made by `touch`, and by the sqlite3 shell given a WAL pragma: a header, no schema.
+    for pragma in [nil, "PRAGMA journal_mode = WAL"] {
+      let folder = TemporaryFolder()
+      let url = folder.storeURL
+      #expect(FileManager.default.createFile(atPath: url.path, contents: nil))
+      if let pragma {
+        try DatabaseQueue(path: url.path).writeWithoutTransaction { try $0.execute(sql: pragma) }
+        #expect(try Data(contentsOf: url).count > 0, "the header is written")
+      }
+      let (store, created) = try BowTieStore.open(at: url) { try $0.seed(SampleData.entries()) }
+      #expect(created, "\(pragma ?? "touch")")
+      #expect(try store.count() == 7)
+      let integrity = try store.dbWriter.read {
+        try String.fetchAll($0, sql: "PRAGMA integrity_check")
+      }
+      #expect(integrity == ["ok"])
+      try store.closeDatabase()
+      let (again, createdAgain) = try BowTieStore.open(at: url) { _ in
+        Issue.record("populated twice")
+      }
+      let countAgain = try again.count()
+      #expect(!createdAgain && countAgain == 7)
+      // Nothing left of the build beside the store.
+      let names = try FileManager.default.contentsOfDirectory(atPath: folder.url.path)
+      #expect(!names.contains { $0.contains(".new-") }, "\(names)")
+    }
+  }
+
+  @Test("a failed fill of an empty file leaves it without a schema, to be filled next time")
+  func failedFillOfEmptyFile() throws {
+    let folder = TemporaryFolder()
+    let url = folder.storeURL
+    ColorAttributeTransformer.register()
+    #expect(FileManager.default.createFile(atPath: url.path, contents: nil))
+    #expect(throws: BowTieError.self) {
+      try BowTieStore.open(at: url) { _ in throw BowTieError.invalidValue("boom") }
+    }
+    let tables = try DatabaseQueue(path: url.path).read {
+      try Int.fetchOne($0, sql: "SELECT count(*) FROM sqlite_master")
+    }
+    #expect(tables == 0)
+    let names = try FileManager.default.contentsOfDirectory(atPath: folder.url.path)
+    #expect(!names.contains { $0.contains(".new-") }, "\(names)")
+    let (store, created) = try BowTieStore.open(at: url) { try $0.seed(SampleData.entries()) }
+    let count = try store.count()
+    #expect(created && count == 7)
+  }
+
   @Test("a failed first fill leaves no store behind")
   func failedCreation() throws {
     let folder = TemporaryFolder()

@@ -77,6 +77,20 @@ final class BowtiesSandbox: Sendable {
       environment: environment)
   }
 
+  /// `count` runs of `bowties ARGS --store STORE`, not started yet, their output thrown
+  /// away: for tests that start many at once, each waiting up to a minute for the store.
+  func processes(_ count: Int, _ arguments: String...) -> [Process] {
+    (0..<count).map { _ in
+      let process = Process()
+      process.executableURL = BowtiesSandbox.binary
+      process.arguments = arguments + ["--store", store]
+      process.environment = ["BOWTIES_BUSY_TIMEOUT": "60", "HOME": folder.path]
+      process.standardOutput = FileHandle.nullDevice
+      process.standardError = FileHandle.nullDevice
+      return process
+    }
+  }
+
   /// Runs any program in the test's folder and collects its output.
   func run(
     _ program: String, _ arguments: [String], stdin: Data? = nil,

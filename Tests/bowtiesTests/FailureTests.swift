@@ -7,21 +7,37 @@ struct FailureTests {
   @Test("fifty wear processes started at once add exactly fifty")
   func concurrentWears() throws {
     let bowties = BowtiesSandbox()
-    let processes = (0..<50).map { _ in
-      let process = Process()
-      process.executableURL = BowtiesSandbox.binary
-      process.arguments = ["wear", "I", "--store", bowties.store]
-      process.environment = ["BOWTIES_BUSY_TIMEOUT": "60", "HOME": bowties.folder.path]
-      process.standardOutput = FileHandle.nullDevice
-      process.standardError = FileHandle.nullDevice
-      return process
-    }
+    let processes = bowties.processes(50, "wear", "I")
     // The store does not exist yet: the processes also race to create it.
     for process in processes { try process.run() }
     for process in processes { process.waitUntilExit() }
     #expect(processes.allSatisfy { $0.terminationStatus == 0 })
     #expect(try bowties.sqlite("SELECT timesWorn FROM bowTie WHERE searchKey = 'I'") == "50\n")
     #expect(try bowties.sqlite("SELECT count(*) FROM wearEvent") == "\(50 + 6)\n", "and 6 seeded")
+    #expect(try bowties.sqlite("SELECT count(*) FROM bowTie") == "7\n")
+  }
+
+  @Test("eight wears at once on an empty file: one fills it with the samples and says so")
+  func concurrentWearsOnEmptyFile() throws {
+    let bowties = BowtiesSandbox()
+    #expect(FileManager.default.createFile(atPath: bowties.store, contents: nil))
+    let processes = bowties.processes(8, "wear", "I")
+    let pipes = processes.map { process in
+      let pipe = Pipe()
+      process.standardError = pipe
+      return pipe
+    }
+    for process in processes { try process.run() }
+    let messages = try pipes.map { pipe in
+      String(decoding: try pipe.fileHandleForReading.readToEnd() ?? Data(), as: UTF8.self)
+    }
+    for process in processes { process.waitUntilExit() }
+    #expect(processes.allSatisfy { $0.terminationStatus == 0 }, "\(messages)")
+    #expect(
+      messages.filter { !$0.isEmpty }
+        == ["bowties: created the store \(bowties.store) with 7 ties\n"])
+    #expect(try bowties.sqlite("SELECT timesWorn FROM bowTie WHERE searchKey = 'I'") == "8\n")
+    #expect(try bowties.sqlite("SELECT count(*) FROM wearEvent") == "\(8 + 6)\n", "and 6 seeded")
     #expect(try bowties.sqlite("SELECT count(*) FROM bowTie") == "7\n")
   }
 

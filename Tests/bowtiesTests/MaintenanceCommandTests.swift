@@ -396,15 +396,7 @@ struct MaintenanceCommandTests {
     try bowties("list")
     try photo(bytes: 150_000).write(to: bowties.folder.appendingPathComponent("big.png"))
     try #require(try bowties("edit", "R", "--photo", "big.png").status == 0)
-    let wears = (0..<100).map { _ in
-      let process = Process()
-      process.executableURL = BowtiesSandbox.binary
-      process.arguments = ["wear", "I", "--store", bowties.store]
-      process.environment = ["BOWTIES_BUSY_TIMEOUT": "60", "HOME": bowties.folder.path]
-      process.standardOutput = FileHandle.nullDevice
-      process.standardError = FileHandle.nullDevice
-      return process
-    }
+    let wears = bowties.processes(100, "wear", "I")
     for process in wears.prefix(50) { try process.run() }
     let backupPath = bowties.folder.appendingPathComponent("backups/copy.sqlite").path
     let backup = try bowties("backup", backupPath)

@@ -56,12 +56,18 @@ extension SQLiteEngine {
       .deletingLastPathComponent().appendingPathComponent("migration.lock")
   }
 
-  /// Brings the schema up to date, refusing a store from a newer bowties.
-  func migrate(lockFile: URL?) throws(BowTieError) {
+  /// Brings the schema up to date, refusing a store from a newer bowties. A database
+  /// without a schema is first handed to `fill`, which says whether it filled it.
+  ///
+  /// - Returns: whether `fill` filled the database.
+  @discardableResult
+  func migrate(
+    lockFile: URL?, fillingEmpty fill: (SQLiteEngine) throws(BowTieError) -> Bool = { _ in false }
+  ) throws(BowTieError) -> Bool {
     do {
       let state = try dbWriter.read { db in try Schema.state(db) }
       try state.refuseNewer(path: displayName)
-      if state == .current { return }
+      if state == .current { return false }
       // A file in WAL mode (the app's Core Data store) passed the check as it opened.
       if state == .notAStore, let reason = try dbWriter.read(Schema.foreignDatabase) {
         throw BowTieError.storeUnreadable(path: displayName, reason: reason)
@@ -70,7 +76,10 @@ extension SQLiteEngine {
       // lock, so two processes could both run one; a file lock serializes them.
       let lock = try lockFile.map { try FileLock(exclusiveAt: $0) }
       defer { lock?.unlock() }
+      // Looked at under the lock: of two processes that found the file empty, one fills it.
+      if try dbWriter.read(Schema.isEmpty), try fill(self) { return true }
       try Schema.migrator(readingPhotoFile: photos.contents).migrate(dbWriter)
+      return false
     } catch {
       throw storeError(error)
     }

@@ -130,7 +130,7 @@ extension SQLiteEngine {
         return (engine, true)
       }
     }
-    return (try openExisting(at: url, busyTimeout: timeout), false)
+    return try openExisting(at: url, busyTimeout: timeout, fillingEmpty: populate)
   }
 
   /// Refuses a path that is no file: a missing one, a directory, a device, a pipe or a
@@ -152,9 +152,16 @@ extension SQLiteEngine {
     throw .storeUnreadable(path: url.path, reason: "it is \(kind), not a store file")
   }
 
+  /// Opens the store file at `url`, which exists.
+  ///
+  /// A file without a schema (one `touch` made, or the `sqlite3` shell left when it was
+  /// given a name that was not there) is a store not made yet, as an empty database is to
+  /// the PostgreSQL engine: given `populate`, this builds the store as a missing one is
+  /// built and copies it in (``fill(at:busyTimeout:populate:)``), and says it created it.
   private static func openExisting(
-    at url: URL, busyTimeout: TimeInterval
-  ) throws(BowTieError) -> SQLiteEngine {
+    at url: URL, busyTimeout: TimeInterval,
+    fillingEmpty populate: (BowTieStore) throws -> Void = { _ in }
+  ) throws(BowTieError) -> (engine: SQLiteEngine, created: Bool) {
     try refuseAllButFile(at: url)
     var config = configuration(busyTimeout: busyTimeout)
     // A store the user cannot write still answers show and list.
@@ -168,11 +175,43 @@ extension SQLiteEngine {
     } catch {
       throw storeError(error, path: url.path)
     }
-    try engine.migrate(lockFile: migrationLock(forStoreAt: url))
+    let readonly = config.readonly
+    let created = try engine.migrate(lockFile: migrationLock(forStoreAt: url)) {
+      engine throws(BowTieError) in
+      // A file this process may not write is not filled: migrating it says why.
+      guard !readonly else { return false }
+      try engine.fill(at: url, busyTimeout: busyTimeout, populate: populate)
+      return true
+    }
     if let marker = engine.photos.writingMarker, access(marker.path, F_OK) == 0, !config.readonly {
       try engine.sweepInterruptedPhotoWrites()
     }
-    return engine
+    return (engine, created)
+  }
+
+  /// Fills this engine's database, which has no schema, with a store built beside it by
+  /// `populate`, as a missing store is built (``build(for:busyTimeout:populate:walMode:place:)``).
+  /// The build is copied in with SQLite's online backup API, in one write transaction, so
+  /// other processes see no store or all of it.
+  private func fill(
+    at url: URL, busyTimeout: TimeInterval, populate: (BowTieStore) throws -> Void
+  ) throws(BowTieError) {
+    try Self.build(for: url, busyTimeout: busyTimeout, populate: populate, walMode: false) {
+      built throws(BowTieError) in
+      do {
+        var configuration = Configuration()
+        configuration.readonly = true
+        let source = try DatabaseQueue(path: built.path, configuration: configuration)
+        defer { try? source.close() }
+        try dbWriter.writeWithoutTransaction { db in
+          try source.read { try $0.copy(into: db) }
+          // GRDB's cache of the schema still says there is none.
+          db.clearSchemaCache()
+        }
+      } catch {
+        throw Self.storeError(error, path: url.path)
+      }
+    }
   }
 
   /// A connection that only reads the store file at `url`, as `doctor` reads a store and
@@ -238,6 +277,27 @@ extension SQLiteEngine {
   private static func create(
     at url: URL, busyTimeout: TimeInterval, populate: (BowTieStore) throws -> Void
   ) throws(BowTieError) -> SQLiteEngine? {
+    // link(2) fails if the name exists, which makes creation first-writer-wins.
+    func linkIntoPlace(_ built: URL) -> Int32 { link(built.path, url.path) == 0 ? 0 : errno }
+    let linkError = try build(
+      for: url, busyTimeout: busyTimeout, populate: populate, walMode: true, place: linkIntoPlace)
+    if linkError == EEXIST { return nil }
+    if linkError != 0 {
+      throw .storeNotWritable(
+        path: url.path, reason: POSIXError(POSIXErrorCode(rawValue: linkError) ?? .EIO).reason)
+    }
+    // The new name is durable only once the folder's entries are.
+    try? FileSystem.synchronize(url.deletingLastPathComponent())
+    return try openExisting(at: url, busyTimeout: busyTimeout).engine
+  }
+
+  /// Builds a new store for `url` under a temporary name beside it, filled by `populate`
+  /// and synced, in WAL mode when `walMode` says so, and hands the closed file to `place`,
+  /// which puts it, or its contents, where the store goes. The file is removed after.
+  private static func build<T>(
+    for url: URL, busyTimeout: TimeInterval, populate: (BowTieStore) throws -> Void,
+    walMode: Bool, place: (URL) throws(BowTieError) -> T
+  ) throws(BowTieError) -> T {
     let folder = url.deletingLastPathComponent()
     let temporary = folder.appendingPathComponent(
       "\(buildPrefix(for: url))\(UUID().uuidString)")
@@ -254,41 +314,30 @@ extension SQLiteEngine {
     }
     // Closing any descriptor of a file drops every fcntl lock the process holds on it,
     // SQLite's included. So the descriptor is closed only when no connection to the file
-    // is open: after the build's connection closes, and before the store, which is then
-    // the same file, is opened. Once a connection's shared lock is gone, another process
+    // is open: after `place` is done with it, and before the store, which may then be the
+    // same file, is opened. Once a connection's shared lock is gone, another process
     // closing its own takes itself for the last and removes the log under this one.
-    func release() {
-      guard descriptor >= 0 else { return }
+    defer {
       unlink(temporary.path)
       Glibc.close(descriptor)
-      descriptor = -1
     }
-    defer { release() }
     do {
       let queue = try DatabaseQueue(
         path: temporary.path, configuration: buildingConfiguration(busyTimeout: busyTimeout))
       let engine = SQLiteEngine(opened: queue, at: url)
       try engine.migrate(lockFile: nil)
       try populate(BowTieStore(engine: engine))
-      try queue.writeWithoutTransaction { db in
-        try db.execute(sql: "PRAGMA journal_mode = WAL")
+      if walMode {
+        try queue.writeWithoutTransaction { db in
+          try db.execute(sql: "PRAGMA journal_mode = WAL")
+        }
       }
       try queue.close()
       try FileSystem.synchronize(temporary)
     } catch {
       throw storeError(error, path: url.path)
     }
-    // link(2) fails if the name exists, which makes creation first-writer-wins.
-    let linkError = link(temporary.path, url.path) == 0 ? 0 : errno
-    release()
-    if linkError == EEXIST { return nil }
-    if linkError != 0 {
-      throw .storeNotWritable(
-        path: url.path, reason: POSIXError(POSIXErrorCode(rawValue: linkError) ?? .EIO).reason)
-    }
-    // The new name is durable only once the folder's entries are.
-    try? FileSystem.synchronize(folder)
-    return try openExisting(at: url, busyTimeout: busyTimeout)
+    return try place(temporary)
   }
 
   /// The name a new store is built under, before a unique suffix: hidden, and beside

@@ -235,6 +235,11 @@ enum Schema {
     return tables == ownTables.count ? state : .notAStore
   }
 
+  /// Whether the database has no schema at all: a file just made, which becomes a store.
+  static func isEmpty(_ db: Database) throws -> Bool {
+    try Bool.fetchOne(db, sql: "SELECT NOT EXISTS (SELECT 1 FROM sqlite_master)") == true
+  }
+
   /// The tables every bowties store has, by which a file is told to be one.
   static let ownTables = ["bowTie", "grdb_migrations"]
 
