@@ -98,8 +98,11 @@ struct StoreTests {
   @Test("a file without a schema (touch, the sqlite3 shell) is filled as a new store, once")
   func emptyFileIsFilled() throws {
     ColorAttributeTransformer.register()
-    // Made by `touch`, and by the sqlite3 shell given a WAL pragma: a header, no schema.
-    for pragma in [nil, "PRAGMA journal_mode = WAL"] {
+    // Made by `touch`, and by the sqlite3 shell given pragmas: a header, no schema. A file
+    // in WAL mode keeps its page size.
+    for pragma in [
+      nil, "PRAGMA journal_mode = WAL", "PRAGMA page_size = 8192; PRAGMA journal_mode = WAL",
+    ] {
       let folder = TemporaryFolder()
       let url = folder.storeURL
       #expect(FileManager.default.createFile(atPath: url.path, contents: nil))

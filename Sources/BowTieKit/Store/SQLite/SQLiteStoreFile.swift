@@ -190,14 +190,21 @@ extension SQLiteEngine {
   }
 
   /// Fills this engine's database, which has no schema, with a store built beside it by
-  /// `populate`, as a missing store is built (``build(for:busyTimeout:populate:walMode:place:)``).
+  /// `populate`, as a missing store is built (``build(for:busyTimeout:populate:layout:place:)``).
   /// The build is copied in with SQLite's online backup API, in one write transaction, so
   /// other processes see no store or all of it.
   private func fill(
     at url: URL, busyTimeout: TimeInterval, populate: (BowTieStore) throws -> Void
   ) throws(BowTieError) {
-    try Self.build(for: url, busyTimeout: busyTimeout, populate: populate, walMode: false) {
-      built throws(BowTieError) in
+    let pageSize: Int
+    do {
+      pageSize = try dbWriter.read { try Int.fetchOne($0, sql: "PRAGMA page_size") } ?? 4096
+    } catch {
+      throw Self.storeError(error, path: url.path)
+    }
+    try Self.build(
+      for: url, busyTimeout: busyTimeout, populate: populate, layout: .copied(pageSize: pageSize)
+    ) { built throws(BowTieError) in
       do {
         var configuration = Configuration()
         configuration.readonly = true
@@ -280,7 +287,8 @@ extension SQLiteEngine {
     // link(2) fails if the name exists, which makes creation first-writer-wins.
     func linkIntoPlace(_ built: URL) -> Int32 { link(built.path, url.path) == 0 ? 0 : errno }
     let linkError = try build(
-      for: url, busyTimeout: busyTimeout, populate: populate, walMode: true, place: linkIntoPlace)
+      for: url, busyTimeout: busyTimeout, populate: populate, layout: .linked,
+      place: linkIntoPlace)
     if linkError == EEXIST { return nil }
     if linkError != 0 {
       throw .storeNotWritable(
@@ -291,12 +299,21 @@ extension SQLiteEngine {
     return try openExisting(at: url, busyTimeout: busyTimeout).engine
   }
 
-  /// Builds a new store for `url` under a temporary name beside it, filled by `populate`
-  /// and synced, in WAL mode when `walMode` says so, and hands the closed file to `place`,
-  /// which puts it, or its contents, where the store goes. The file is removed after.
+  /// How a build's file is laid out for where it goes.
+  private enum BuildLayout {
+    /// Linked into place, the file is the store: in WAL mode.
+    case linked
+    /// Copied into a file without a schema, its pages are that file's size: a file in WAL
+    /// mode takes no copy of pages of another size.
+    case copied(pageSize: Int)
+  }
+
+  /// Builds a new store for `url` under a temporary name beside it, filled by `populate`,
+  /// laid out for where it goes, and synced, and hands the closed file to `place`, which
+  /// puts it, or its contents, where the store goes. The file is removed after.
   private static func build<T>(
     for url: URL, busyTimeout: TimeInterval, populate: (BowTieStore) throws -> Void,
-    walMode: Bool, place: (URL) throws(BowTieError) -> T
+    layout: BuildLayout, place: (URL) throws(BowTieError) -> T
   ) throws(BowTieError) -> T {
     let folder = url.deletingLastPathComponent()
     let temporary = folder.appendingPathComponent(
@@ -323,11 +340,12 @@ extension SQLiteEngine {
     }
     do {
       let queue = try DatabaseQueue(
-        path: temporary.path, configuration: buildingConfiguration(busyTimeout: busyTimeout))
+        path: temporary.path,
+        configuration: buildingConfiguration(busyTimeout: busyTimeout, layout: layout))
       let engine = SQLiteEngine(opened: queue, at: url)
       try engine.migrate(lockFile: nil)
       try populate(BowTieStore(engine: engine))
-      if walMode {
+      if case .linked = layout {
         try queue.writeWithoutTransaction { db in
           try db.execute(sql: "PRAGMA journal_mode = WAL")
         }
@@ -390,7 +408,8 @@ extension SQLiteEngine {
   /// How a new store is built under its temporary name, which no other process opens
   /// and which is thrown away if anything fails: no journal at all, no syncs until the
   /// finished file is synced once, and a cache big enough that a large seed's index pages
-  /// are not read back. The file is switched to WAL before it is linked into place.
+  /// are not read back. The file is switched to WAL before it is linked into place; one to
+  /// be copied takes the page size of the file it goes into.
   ///
   /// Without a journal SQLite can undo neither a transaction nor a statement, and it
   /// need not: whatever fails, killed or thrown (a dry run's rollback included), the file
@@ -398,9 +417,13 @@ extension SQLiteEngine {
   /// twice, and even a journal in memory gives each seeded row's `INSERT` (it fires
   /// triggers that may abort) a statement journal of the pages it touches
   /// (docs/performance.md, "Seeding").
-  private static func buildingConfiguration(busyTimeout: TimeInterval) -> Configuration {
-    configuration(
-      busyTimeout: busyTimeout,
-      pragmas: "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA cache_size = -65536")
+  private static func buildingConfiguration(busyTimeout: TimeInterval, layout: BuildLayout)
+    -> Configuration
+  {
+    var pragmas = "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA cache_size = -65536"
+    if case .copied(let pageSize) = layout {
+      pragmas = "PRAGMA page_size = \(pageSize); " + pragmas
+    }
+    return configuration(busyTimeout: busyTimeout, pragmas: pragmas)
   }
 }
