@@ -388,6 +388,19 @@ struct MaintenanceCommandTests {
     let missing = try bowties(
       "doctor", "--store", bowties.folder.appendingPathComponent("no").path, withStore: false)
     #expect(missing.status == 74 && missing.stderr.contains("no such file"), "\(missing)")
+
+    // An empty file is a store not made yet, which doctor, repairing or not, leaves so.
+    try Data().write(to: URL(fileURLWithPath: bowties.store))
+    for repair in [[], ["--repair"]] {
+      let empty = try bowties.run(
+        BowtiesSandbox.binary.path, ["doctor"] + repair + ["--store", bowties.store])
+      #expect(empty.status == 65, "\(empty)")
+      #expect(
+        empty.stdout.contains(
+          "problem   schema  an empty SQLite file, no store yet: the next command makes it one"),
+        "\(empty.stdout)")
+      #expect(try Data(contentsOf: URL(fileURLWithPath: bowties.store)).isEmpty)
+    }
   }
 
   @Test("a backup taken during 100 concurrent wears restores to a store that passes doctor")

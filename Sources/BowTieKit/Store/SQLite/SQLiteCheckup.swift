@@ -45,6 +45,14 @@ extension SQLiteEngine {
       }
       let schema = try queue.read { db in try Schema.state(db, checkingTables: true) }
       try unlocked?.check()
+      // Not another program's database: a store not made yet, which doctor does not make.
+      if schema == .notAStore, try queue.read(Schema.isEmpty) {
+        checkup.report(
+          .schema, nil,
+          "an empty SQLite file, no store yet: the next command makes it one, as it makes a "
+            + "missing store")
+        return checkup
+      }
       guard checkup.report(schema: schema, repairing: repairing) else { return checkup }
       if !repairing {
         try BowTieStore(engine: SQLiteEngine(opened: queue, at: url, unlocked: unlocked))
