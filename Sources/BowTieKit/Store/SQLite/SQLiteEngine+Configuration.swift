@@ -6,15 +6,15 @@ import GRDB
 // date.
 extension SQLiteEngine {
   /// How a connection to a store is configured: `prepare` runs as each connection opens;
-  /// by default ``prepareStore(_:)``, which a store's own connections want.
+  /// by default ``prepareStore(_:busyTimeout:)``, which a store's own connections want.
   static func configuration(
     busyTimeout: TimeInterval,
-    prepare: (@Sendable (Database) throws -> Void)? = prepareStore
+    prepare: (@Sendable (Database) throws -> Void)? = nil
   ) -> Configuration {
     var config = Configuration()
     config.busyMode = .timeout(busyTimeout)
     config.label = "BowTies"
-    if let prepare { config.prepareDatabase(prepare) }
+    config.prepareDatabase(prepare ?? { db in try prepareStore(db, busyTimeout: busyTimeout) })
     return config
   }
 
@@ -38,15 +38,34 @@ extension SQLiteEngine {
   /// and its fsyncs, and wait for the write lock. Asking for the mode only reads the
   /// header, and a store's file is in WAL mode already: only a file that is not (a new
   /// one, a backup, another program's) is looked at further.
-  @Sendable static func prepareStore(_ db: Database) throws {
+  static func prepareStore(_ db: Database, busyTimeout: TimeInterval) throws {
     try db.namingSystemErrors {
       if try String.fetchOne(db, sql: "PRAGMA journal_mode") != "wal" {
         if let reason = try Schema.foreignDatabase(db) {
           throw BowTieError.storeUnreadable(path: "", reason: reason)
         }
-        try db.execute(sql: "PRAGMA journal_mode = WAL")
+        try switchToWAL(db, busyTimeout: busyTimeout)
       }
       try db.execute(sql: "PRAGMA synchronous = NORMAL")
+    }
+  }
+
+  /// Puts the file in WAL mode. SQLite makes the change inside the read transaction of the
+  /// pragma's own statement, where it calls no busy handler: another connection's lock
+  /// fails it at once ("database is locked"), as it does when processes open a file
+  /// without a schema together. So a refused change is tried again, as the busy handler
+  /// would try a lock, until `busyTimeout` has passed.
+  private static func switchToWAL(_ db: Database, busyTimeout: TimeInterval) throws {
+    let deadline = ContinuousClock.now + .milliseconds(Int(busyTimeout * 1000))
+    while true {
+      do {
+        try db.execute(sql: "PRAGMA journal_mode = WAL")
+        return
+      } catch let error as DatabaseError
+        where error.resultCode == .SQLITE_BUSY && ContinuousClock.now < deadline
+      {
+        usleep(10_000)
+      }
     }
   }
 
@@ -56,18 +75,12 @@ extension SQLiteEngine {
       .deletingLastPathComponent().appendingPathComponent("migration.lock")
   }
 
-  /// Brings the schema up to date, refusing a store from a newer bowties. A database
-  /// without a schema is first handed to `fill`, which says whether it filled it.
-  ///
-  /// - Returns: whether `fill` filled the database.
-  @discardableResult
-  func migrate(
-    lockFile: URL?, fillingEmpty fill: (SQLiteEngine) throws(BowTieError) -> Bool = { _ in false }
-  ) throws(BowTieError) -> Bool {
+  /// Brings the schema up to date, refusing a store from a newer bowties.
+  func migrate(lockFile: URL?) throws(BowTieError) {
     do {
       let state = try dbWriter.read { db in try Schema.state(db) }
       try state.refuseNewer(path: displayName)
-      if state == .current { return false }
+      if state == .current { return }
       // A file in WAL mode (the app's Core Data store) passed the check as it opened.
       if state == .notAStore, let reason = try dbWriter.read(Schema.foreignDatabase) {
         throw BowTieError.storeUnreadable(path: displayName, reason: reason)
@@ -76,10 +89,7 @@ extension SQLiteEngine {
       // lock, so two processes could both run one; a file lock serializes them.
       let lock = try lockFile.map { try FileLock(exclusiveAt: $0) }
       defer { lock?.unlock() }
-      // Looked at under the lock: of two processes that found the file empty, one fills it.
-      if try dbWriter.read(Schema.isEmpty), try fill(self) { return true }
       try Schema.migrator(readingPhotoFile: photos.contents).migrate(dbWriter)
-      return false
     } catch {
       throw storeError(error)
     }

@@ -175,18 +175,47 @@ extension SQLiteEngine {
     } catch {
       throw storeError(error, path: url.path)
     }
-    let readonly = config.readonly
-    let created = try engine.migrate(lockFile: migrationLock(forStoreAt: url)) {
-      engine throws(BowTieError) in
-      // A file this process may not write is not filled: migrating it says why.
-      guard !readonly else { return false }
-      try engine.fill(at: url, busyTimeout: busyTimeout, populate: populate)
-      return true
+    // A file this process may not write is not filled: migrating it says why.
+    var created = false
+    if !config.readonly {
+      created = try engine.fillIfEmpty(at: url, busyTimeout: busyTimeout, populate: populate)
     }
+    try engine.migrate(lockFile: migrationLock(forStoreAt: url))
     if let marker = engine.photos.writingMarker, access(marker.path, F_OK) == 0, !config.readonly {
       try engine.sweepInterruptedPhotoWrites()
     }
     return (engine, created)
+  }
+
+  /// Fills the file with a store when it has no schema, under the migration lock: of
+  /// processes that open it together, one fills it and the others find it filled. Looked
+  /// at before anything reads the schema through GRDB, whose cache of it would not see the
+  /// copy.
+  ///
+  /// - Returns: whether this call filled it.
+  private func fillIfEmpty(
+    at url: URL, busyTimeout: TimeInterval, populate: (BowTieStore) throws -> Void
+  ) throws(BowTieError) -> Bool {
+    // Such a file is empty or its header page alone, of at most SQLite's largest page
+    // size; a store's file is larger (its schema alone takes 64 KiB at the default page
+    // size), and is spared the query, which every command would pay (docs/performance.md).
+    var info = stat()
+    guard stat(url.path, &info) == 0, info.st_size <= 65_536 else { return false }
+    let lock: FileLock
+    do {
+      guard try dbWriter.read(Schema.isEmpty) else { return false }
+      lock = try FileLock(exclusiveAt: Self.migrationLock(forStoreAt: url))
+    } catch {
+      throw storeError(error)
+    }
+    defer { lock.unlock() }
+    do {
+      guard try dbWriter.read(Schema.isEmpty) else { return false }
+    } catch {
+      throw storeError(error)
+    }
+    try fill(at: url, busyTimeout: busyTimeout, populate: populate)
+    return true
   }
 
   /// Fills this engine's database, which has no schema, with a store built beside it by
