@@ -348,7 +348,7 @@ extension SQLiteEngine {
     let temporary = folder.appendingPathComponent(
       "\(buildPrefix(for: url))\(UUID().uuidString)")
     // Held until the build ends, so no other process takes the file for abandoned.
-    var descriptor: Int32
+    let descriptor: Int32
     do {
       try FileSystem.createDirectories(folder)
       removeAbandonedBuilds(of: url)
