@@ -53,12 +53,14 @@ final class BowtiesSandbox: Sendable {
       environment: environment)
   }
 
-  /// Runs `bowties ARGS --store STORE` for another store than the test's file: a
-  /// PostgreSQL URI, a backup.
+  /// Runs `bowties ARGS --store STORE` with arguments put together as an array, on the
+  /// test's store or another one: a PostgreSQL URI, a backup.
   func callAsFunction(
-    _ arguments: [String], store: String, environment: [String: String] = [:]
+    _ arguments: [String], store: String? = nil, environment: [String: String] = [:]
   ) throws -> Result {
-    try run(BowtiesSandbox.binary.path, arguments + ["--store", store], environment: environment)
+    try run(
+      BowtiesSandbox.binary.path, arguments + ["--store", store ?? self.store],
+      environment: environment)
   }
 
   /// Runs `bowties ARGS --store STORE` on a pseudo-terminal that script(1) gives it, with
@@ -156,6 +158,10 @@ final class BowtiesSandbox: Sendable {
     var sql: String
     var result: Result
   }
+
+  /// `sqlite3` holding a write lock (`BEGIN IMMEDIATE`) on the test's store until
+  /// `release()`: another program at work on the same file. Returns once the lock is held.
+  func writeLock() throws -> SQLiteWriteLock { try SQLiteWriteLock(on: store) }
 
   /// A real PNG of noise, 260 × 260 pixels: about 270 KB, so above the 128 KiB cutoff for
   /// external storage, and different for each seed.
@@ -302,4 +308,28 @@ private let crcTable: [UInt32] = (0..<256).map { index in
   var crc = UInt32(index)
   for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
   return crc
+}
+
+/// A `sqlite3` process in a write transaction on a store, until `release()`.
+final class SQLiteWriteLock {
+  private let process = Process()
+  private let input = Pipe()
+
+  fileprivate init(on store: String) throws {
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+    process.arguments = [store]
+    let output = Pipe()
+    process.standardInput = input
+    process.standardOutput = output
+    try process.run()
+    input.fileHandleForWriting.write(Data("BEGIN IMMEDIATE;\nSELECT 'locked';\n".utf8))
+    _ = output.fileHandleForReading.availableData  // waits until the lock is held
+  }
+
+  /// Rolls the transaction back and waits for `sqlite3` to exit.
+  func release() throws {
+    input.fileHandleForWriting.write(Data("ROLLBACK;\n.quit\n".utf8))
+    try input.fileHandleForWriting.close()
+    process.waitUntilExit()
+  }
 }

@@ -416,7 +416,7 @@ struct CommandTests {
       ["seed", "nowhere.plist"], ["backup", bowties.store],
     ]
     for arguments in failures {
-      let status = try bowties(arguments, store: bowties.store).status
+      let status = try bowties(arguments).status
       #expect(codes.contains(String(status)) && status != 0, "\(arguments): \(status)")
     }
   }
@@ -443,14 +443,14 @@ struct CommandTests {
       at: path.deletingLastPathComponent(), withIntermediateDirectories: true)
     try Data("mine\n".utf8).write(to: path)
     let entries = try FileManager.default.contentsOfDirectory(atPath: bowties.folder.path)
-    let refused = try bowties(arguments, store: bowties.store)
+    let refused = try bowties(arguments)
     #expect(refused.status == 73, "\(refused)")
     #expect(
       refused.stderr
         == "bowties: cannot write \(path.path): it already exists; use --force to replace it\n")
     #expect(try Data(contentsOf: path) == Data("mine\n".utf8))
     #expect(try FileManager.default.contentsOfDirectory(atPath: bowties.folder.path) == entries)
-    let forced = try bowties(arguments + ["--force"], store: bowties.store)
+    let forced = try bowties(arguments + ["--force"])
     #expect(forced.status == 0, "\(forced)")
     #expect(try Data(contentsOf: path) != Data("mine\n".utf8))
     #expect(try Data(contentsOf: path).count > 100)
@@ -593,7 +593,7 @@ struct CommandTests {
       ["history", "R"], ["suggest"], ["report", "--as-of", "2026-11-21"],
       ["report", "--all", "--as-of", "2026-11-21"], ["doctor"], ["wear", "plain"],
     ] {
-      let result = try bowties(arguments, store: bowties.store)
+      let result = try bowties(arguments)
       #expect(result.status == 0, "\(arguments): \(result)")
       #expect(!result.stdout.isEmpty, "\(arguments)")
       outputs.append(result.stdout)

@@ -50,16 +50,7 @@ struct FailureTests {
   func emptyFileUnderAnotherWriter() throws {
     let bowties = BowtiesSandbox()
     #expect(FileManager.default.createFile(atPath: bowties.store, contents: nil))
-    let holder = Process()
-    holder.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-    holder.arguments = [bowties.store]
-    let input = Pipe()
-    let output = Pipe()
-    holder.standardInput = input
-    holder.standardOutput = output
-    try holder.run()
-    input.fileHandleForWriting.write(Data("BEGIN IMMEDIATE;\nSELECT 'locked';\n".utf8))
-    _ = output.fileHandleForReading.availableData  // waits until the lock is held
+    let lock = try bowties.writeLock()
     // Turning the file to WAL mode is refused at once while the lock is held, without
     // SQLite's busy handler: bowties waits as that handler would.
     let list = bowties.processes(1, "list")[0]
@@ -68,9 +59,7 @@ struct FailureTests {
     try list.run()
     Thread.sleep(forTimeInterval: 0.5)
     #expect(list.isRunning, "still waiting while the lock is held")
-    input.fileHandleForWriting.write(Data("ROLLBACK;\n.quit\n".utf8))
-    try input.fileHandleForWriting.close()
-    holder.waitUntilExit()
+    try lock.release()
     let message = String(
       decoding: try errors.fileHandleForReading.readToEnd() ?? Data(), as: UTF8.self)
     list.waitUntilExit()
@@ -83,20 +72,9 @@ struct FailureTests {
   func busy() throws {
     let bowties = BowtiesSandbox()
     try bowties("show", "R")
-    let holder = Process()
-    holder.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-    holder.arguments = [bowties.store]
-    let input = Pipe()
-    let output = Pipe()
-    holder.standardInput = input
-    holder.standardOutput = output
-    try holder.run()
-    input.fileHandleForWriting.write(Data("BEGIN IMMEDIATE;\nSELECT 'locked';\n".utf8))
-    _ = output.fileHandleForReading.availableData  // waits until the lock is held
+    let lock = try bowties.writeLock()
     let result = try bowties("wear", "R", environment: ["BOWTIES_BUSY_TIMEOUT": "0.3"])
-    input.fileHandleForWriting.write(Data("ROLLBACK;\n.quit\n".utf8))
-    try input.fileHandleForWriting.close()
-    holder.waitUntilExit()
+    try lock.release()
     #expect(result.status == 75)
     #expect(result.stderr.contains("is busy"))
     #expect(try bowties.sqlite("SELECT timesWorn FROM bowTie WHERE searchKey = 'R'") == "10\n")
@@ -113,8 +91,7 @@ struct FailureTests {
       let cut = whole.prefix(length)
       try cut.write(to: url)
       for command in [["show", "R"], ["list"], ["wear", "R"], ["rate", "O", "1"]] {
-        let result = try bowties.run(
-          BowtiesSandbox.binary.path, command + ["--store", bowties.store])
+        let result = try bowties(command)
         #expect(result.status == 74, "\(length) \(command): \(result)")
         #expect(result.stderr.contains("damaged"), "\(length) \(command): \(result.stderr)")
         #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
@@ -205,8 +182,7 @@ struct FailureTests {
     try other.sqlite("CREATE TABLE places (url TEXT); INSERT INTO places VALUES ('x')")
     let bytes = try Data(contentsOf: URL(fileURLWithPath: other.store))
     for command in [["list"], ["show", "R"], ["wear", "R"], ["add", "--name", "New"]] {
-      let refused = try other.run(
-        BowtiesSandbox.binary.path, command + ["--store", other.store])
+      let refused = try other(command, store: other.store)
       #expect(refused.status == 74, "\(command): \(refused)")
       #expect(
         refused.stderr

@@ -283,7 +283,7 @@ struct FileSystemFailureTests {
       // The backup would go outside the full file system.
       let copy = NSTemporaryDirectory() + "bowties-no-room-\(UUID().uuidString).sqlite"
       for command in [["list"], ["show", "R"], ["wear", "R"], ["doctor"], ["backup", copy]] {
-        let result = try bowties(command, store: bowties.store)
+        let result = try bowties(command)
         #expect(result.status == 74, "\(command): \(result)")
         #expect(
           result.stderr == "bowties: cannot use the store \(bowties.store): disk I/O error "

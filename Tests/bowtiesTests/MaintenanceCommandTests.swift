@@ -266,7 +266,7 @@ struct MaintenanceCommandTests {
       INSERT INTO wearEvent (tieId, wornAt) VALUES ('gone', '2026-11-02T10:00:00.000Z');
       """)
     for command in [["wear", "P"], ["rate", "P", "5"], ["favorite", "P"]] {
-      let result = try bowties(command, store: bowties.store)
+      let result = try bowties(command)
       #expect(result.status == 0, "\(command): \(result)")
     }
     let upper = id.uppercased()
@@ -392,8 +392,7 @@ struct MaintenanceCommandTests {
     // An empty file is a store not made yet, which doctor, repairing or not, leaves so.
     try Data().write(to: URL(fileURLWithPath: bowties.store))
     for repair in [[], ["--repair"]] {
-      let empty = try bowties.run(
-        BowtiesSandbox.binary.path, ["doctor"] + repair + ["--store", bowties.store])
+      let empty = try bowties(["doctor"] + repair)
       #expect(empty.status == 65, "\(empty)")
       #expect(
         empty.stdout.contains(
@@ -462,9 +461,9 @@ struct MaintenanceCommandTests {
     try Data(repeating: 0x42, count: 8192).write(to: damaged)
     // With --yes or without it: the file is not a backup, whether or not one may be asked.
     for yes in [["--yes"], []] {
-      let refused = try bowties(["restore", damaged.path] + yes, store: bowties.store)
+      let refused = try bowties(["restore", damaged.path] + yes)
       #expect(refused.status == 66 && refused.stderr.contains("not a usable bowties backup"))
-      let missing = try bowties(["restore", "nowhere.sqlite"] + yes, store: bowties.store)
+      let missing = try bowties(["restore", "nowhere.sqlite"] + yes)
       #expect(missing.status == 66, "\(missing)")
     }
     #expect(try bowties.sqlite(".dump") == before)
