@@ -150,6 +150,14 @@ struct ExchangeCommandTests {
     #expect(plan.status == 0)
     #expect(plan.stdout.hasSuffix("would add 7, replace 0, skip 0; nothing changed\n"))
     #expect(!FileManager.default.fileExists(atPath: bowties.store))
+    // An empty file (touch) is left empty, with nothing beside it.
+    #expect(FileManager.default.createFile(atPath: bowties.store, contents: nil))
+    let onEmpty = try bowties("seed", "--dry-run")
+    #expect(onEmpty.stdout == plan.stdout, "\(onEmpty)")
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: bowties.folder.path) == ["BowTies.sqlite"]
+    )
+    #expect(try Data(contentsOf: URL(fileURLWithPath: bowties.store)).isEmpty)
     try bowties("list")
     try bowties("rate", "R", "1")
     let replace = try bowties("seed", "--dry-run", "--replace", "--json")

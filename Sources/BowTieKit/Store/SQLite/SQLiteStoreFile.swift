@@ -20,11 +20,18 @@ struct SQLiteStoreFile: StoreAddress {
     return (BowTieStore(engine: engine), created)
   }
 
-  /// A file that does not exist yet is not created by a dry run: it runs on an empty
-  /// store in memory.
+  /// A file that does not exist yet is not created by a dry run, and an empty one (`touch`,
+  /// the `sqlite3` shell) is not given a header by it: either runs on an empty store in
+  /// memory. An empty file with a write-ahead log beside it may hold a schema there, and is
+  /// opened.
   func storeForDryRun() throws(BowTieError) -> BowTieStore? {
-    FileManager.default.fileExists(atPath: url.path)
-      ? nil : BowTieStore(engine: try SQLiteEngine.inMemory())
+    func size(_ path: String) -> Int64? {
+      var info = stat()
+      return stat(path, &info) == 0 ? Int64(info.st_size) : nil
+    }
+    let store = size(url.path) ?? 0
+    let log = size(url.path + "-wal") ?? 0
+    return store == 0 && log == 0 ? BowTieStore(engine: try SQLiteEngine.inMemory()) : nil
   }
 
   /// The file as it is, never created, and upgraded only when repairing
