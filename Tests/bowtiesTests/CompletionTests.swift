@@ -74,7 +74,7 @@ struct CompletionTests {
     }
   }
 
-  @Test("a store not there yet offers no keys, and asking creates none")
+  @Test("a store not there yet, or an empty file, offers no keys, and asking creates none")
   func noStore() throws {
     let bowties = BowtiesSandbox()
     let missing = bowties.folder.appendingPathComponent("later/BowTies.sqlite").path
@@ -82,6 +82,11 @@ struct CompletionTests {
     #expect(try offers("bowties wear ", in: bowties).isEmpty)
     let left = try FileManager.default.contentsOfDirectory(atPath: bowties.folder.path)
     #expect(left == ["bowties.bash"])
+    #expect(FileManager.default.createFile(atPath: bowties.store, contents: nil))
+    #expect(try offers("bowties wear ", in: bowties).isEmpty)
+    #expect(try Data(contentsOf: URL(fileURLWithPath: bowties.store)).isEmpty)
+    let beside = try FileManager.default.contentsOfDirectory(atPath: bowties.folder.path)
+    #expect(beside.sorted() == ["BowTies.sqlite", "bowties.bash"])
   }
 
   @Test("files complete where a command takes a path: --store, seed, backup, --output, --photo")
