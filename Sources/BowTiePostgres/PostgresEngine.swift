@@ -46,6 +46,48 @@ public final class PostgresEngine: StoreEngine, @unchecked Sendable {
     uri: String, environment: [String: String]? = nil,
     ifMissing populate: (BowTieStore) throws -> Void = { _ in }
   ) throws(BowTieError) -> (store: BowTieStore, created: Bool) {
+    let (engine, state) = try connect(uri: uri, environment: environment)
+    let store = BowTieStore(engine: engine)
+    if state == .current { return (store, false) }
+    do {
+      let created = try engine.createOrMigrate(store, populate)
+      return (store, created)
+    } catch {
+      engine.session.close()
+      throw engine.storeError(error)
+    }
+  }
+
+  /// The store at `uri` as `doctor` examines it, which makes no store and upgrades one only
+  /// when `repairing`, as on a SQLite file: nil where it cannot be examined as it is, with
+  /// the schema's state and the store's name either way.
+  static func openForCheckup(uri: String, repairing: Bool) throws(BowTieError)
+    -> (store: BowTieStore?, state: SchemaState, name: String)
+  {
+    let (engine, state) = try connect(uri: uri, environment: nil)
+    let store = BowTieStore(engine: engine)
+    switch state {
+    case .current:
+      return (store, state, engine.displayName)
+    case .older where repairing:
+      do {
+        _ = try engine.createOrMigrate(store) { _ in }
+        return (store, state, engine.displayName)
+      } catch {
+        engine.session.close()
+        throw engine.storeError(error)
+      }
+    case .older, .newer, .notAStore:
+      engine.session.close()
+      return (nil, state, engine.displayName)
+    }
+  }
+
+  /// Connects to the store at `uri` and reads how its schema stands: the common case, a
+  /// store up to date, in one round trip, one statement needing no transaction of its own.
+  private static func connect(uri: String, environment: [String: String]?) throws(BowTieError)
+    -> (engine: PostgresEngine, state: SchemaState)
+  {
     try BowTie.requireColorTransformer()
     let variables: [String: String]
     if let environment {
@@ -63,17 +105,10 @@ public final class PostgresEngine: StoreEngine, @unchecked Sendable {
     let session = try PostgresSession.connect(
       settings, busyTimeout: try BowTieStore.defaultBusyTimeout)
     let engine = PostgresEngine(session: session)
-    let store = BowTieStore(engine: engine)
     do {
-      // The common case, a store up to date, in one round trip: one statement, needing no
-      // transaction of its own. A database without the table goes the long way.
-      if try PostgresSchema.state(
-        applied: session.namesUnlessTableMissing(PostgresSchema.appliedSQL)) == .current
-      {
-        return (store, false)
-      }
-      let created = try engine.createOrMigrate(store, populate)
-      return (store, created)
+      let state = try PostgresSchema.state(
+        applied: session.namesUnlessTableMissing(PostgresSchema.appliedSQL))
+      return (engine, state)
     } catch {
       session.close()
       throw engine.storeError(error)
@@ -245,6 +280,30 @@ struct PostgresStoreAddress: StoreAddress {
     -> (store: BowTieStore, created: Bool)
   {
     try PostgresEngine.open(uri: uri, ifMissing: populate)
+  }
+
+  /// The schema first, on the store's own connection: a database without a store, or
+  /// with a newer or (unless repairing) an older one, is reported as such, and its rows
+  /// are not read.
+  func checkup(repairing: Bool, opening open: () throws -> BowTieStore) throws
+    -> (store: String, checkup: Checkup)
+  {
+    let (opened, state, name) = try PostgresEngine.openForCheckup(uri: uri, repairing: repairing)
+    var checkup = Checkup()
+    guard let store = opened else {
+      if state == .notAStore {
+        checkup.report(
+          .schema, nil,
+          "no store in this database yet: the next command makes one, with the sample ties")
+      } else {
+        _ = checkup.report(schema: state, repairing: repairing)
+      }
+      return (name, checkup)
+    }
+    defer { try? store.closeDatabase() }
+    _ = checkup.report(schema: state, repairing: repairing)
+    try store.checkContents(&checkup, repairing: repairing)
+    return (name, checkup)
   }
 }
 

@@ -110,6 +110,69 @@ struct SharedStoreTests {
     #expect(red.contains("\"timesWorn\" : 11"), "\(red)")
   }
 
+  @Test("doctor on a database without a store, or a newer one: 65, the problem named, nothing made")
+  func doctorMakesNoStore() throws {
+    let database = try server.makeDatabase()
+    let bowties = BowtiesSandbox()
+    let tables = {
+      try server.superuser(
+        "SELECT count(*) FROM pg_tables WHERE schemaname = 'public'", database: database.role)
+    }
+    for repair in [[], ["--repair"]] {
+      let doctor = try bowties(["doctor"] + repair, store: database.uri)
+      #expect(doctor.status == 65 && doctor.stderr.isEmpty, "\(doctor)")
+      #expect(
+        doctor.stdout.contains(
+          "problem   schema  no store in this database yet: the next command makes one"),
+        "\(doctor.stdout)")
+      #expect(try tables() == "0\n", "\(repair)")
+    }
+    // So the first command still gives the sample ties.
+    let list = try bowties(["list"], store: database.uri)
+    #expect(list.stderr.hasSuffix("with 7 ties\n"), "\(list)")
+    #expect(try bowties(["doctor"], store: database.uri).status == 0)
+    try server.psql(
+      "INSERT INTO bowties_migrations (name) VALUES ('z1: from a newer bowties')",
+      user: database.role, password: database.password, database: database.role)
+    for repair in [[], ["--repair"]] {
+      let newer = try bowties(["doctor"] + repair, store: database.uri)
+      #expect(newer.status == 65, "\(newer)")
+      #expect(newer.stdout.contains("written by a newer bowties (migrations z1"), "\(newer)")
+    }
+  }
+
+  @Test("doctor on an older store reports it and leaves it; doctor --repair upgrades it")
+  func doctorOnOlderStore() throws {
+    let database = try server.makeDatabase()
+    let bowties = BowtiesSandbox()
+    #expect(try bowties(["list"], store: database.uri).status == 0)
+    let psql = { (sql: String) in
+      try server.psql(
+        sql, user: database.role, password: database.password, database: database.role)
+    }
+    // The store as bowties left it before prices had a currency.
+    _ = try psql(
+      """
+      ALTER TABLE bowTie DROP CONSTRAINT bowTie_priceCurrency;
+      ALTER TABLE bowTie DROP COLUMN currency;
+      DELETE FROM bowties_migrations WHERE name = 'p2: price currency';
+      """)
+    let hasCurrency =
+      "SELECT count(*) FROM information_schema.columns WHERE column_name = 'currency'"
+    let older = try bowties(["doctor"], store: database.uri)
+    #expect(older.status == 65, "\(older)")
+    #expect(
+      older.stdout.contains(
+        "problem   schema  older than this bowties (missing p2: price currency)"),
+      "\(older.stdout)")
+    #expect(try psql(hasCurrency) == "0\n")
+    let repaired = try bowties(["doctor", "--repair"], store: database.uri)
+    #expect(repaired.status == 0, "\(repaired)")
+    #expect(repaired.stdout.contains(": 7 ties, 0 photo files\n"), "\(repaired.stdout)")
+    #expect(repaired.stdout.contains("repaired  schema  older than this bowties"))
+    #expect(try psql(hasCurrency) == "1\n")
+  }
+
   @Test("doctor finds a photo another client damaged in the photo table, and names the tie")
   func damagedPhoto() throws {
     let database = try server.makeDatabase()

@@ -47,10 +47,12 @@ public struct Checkup: Sendable, Codable, Equatable {
     case problems, tiesChecked, photoFilesChecked
   }
 
+  package init() {}
+
   /// Healthy when every problem found was repaired.
   public var isHealthy: Bool { problems.allSatisfy(\.repaired) }
 
-  mutating func report(
+  package mutating func report(
     _ kind: Problem.Kind, _ subject: String?, _ detail: String, repaired: Bool = false
   ) {
     problems.append(Problem(kind: kind, subject: subject, detail: detail, repaired: repaired))
@@ -59,7 +61,7 @@ public struct Checkup: Sendable, Codable, Equatable {
   /// Reports what is wrong with a schema in `state`, as the engine read it, and says
   /// whether the store's contents can be checked: a current schema, or an older one that
   /// `repairing` upgrades (the engine opens it to write, which migrates it).
-  mutating func report(schema state: SchemaState, repairing: Bool) -> Bool {
+  package mutating func report(schema state: SchemaState, repairing: Bool) -> Bool {
     switch state {
     case .current:
       return true
@@ -93,7 +95,7 @@ extension BowTieStore {
   }
 
   /// The rows, the undo log and the photos kept outside rows, on either engine.
-  func checkContents(_ checkup: inout Checkup, repairing: Bool) throws(BowTieError) {
+  package func checkContents(_ checkup: inout Checkup, repairing: Bool) throws(BowTieError) {
     try checkRows(&checkup, repairing: repairing)
     try checkWearHistory(&checkup, repairing: repairing)
     try checkWearsOfNoTie(&checkup, repairing: repairing)
