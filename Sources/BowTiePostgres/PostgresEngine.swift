@@ -58,28 +58,20 @@ public final class PostgresEngine: StoreEngine, @unchecked Sendable {
     }
   }
 
-  /// The store at `uri` as `doctor` examines it, which makes no store and upgrades one only
-  /// when `repairing`, as on a SQLite file: nil where it cannot be examined as it is, with
-  /// the schema's state and the store's name either way.
-  static func openForCheckup(uri: String, repairing: Bool) throws(BowTieError)
-    -> (store: BowTieStore?, state: SchemaState, name: String)
+  /// The store at `uri` as it is, nothing created or upgraded, with its schema's state as
+  /// read: what `doctor` examines.
+  fileprivate static func connectAsIs(uri: String) throws(BowTieError)
+    -> (engine: PostgresEngine, state: SchemaState)
   {
-    let (engine, state) = try connect(uri: uri, environment: nil)
-    let store = BowTieStore(engine: engine)
-    switch state {
-    case .current:
-      return (store, state, engine.displayName)
-    case .older where repairing:
-      do {
-        _ = try engine.createOrMigrate(store) { _ in }
-        return (store, state, engine.displayName)
-      } catch {
-        engine.session.close()
-        throw engine.storeError(error)
-      }
-    case .older, .newer, .notAStore:
-      engine.session.close()
-      return (nil, state, engine.displayName)
+    try connect(uri: uri, environment: nil)
+  }
+
+  /// Brings an older schema up to date, as opening the store would (`doctor --repair`).
+  fileprivate func upgrade(_ store: BowTieStore) throws(BowTieError) {
+    do {
+      _ = try createOrMigrate(store) { _ in }
+    } catch {
+      throw storeError(error)
     }
   }
 
@@ -284,26 +276,24 @@ struct PostgresStoreAddress: StoreAddress {
 
   /// The schema first, on the store's own connection: a database without a store, or
   /// with a newer or (unless repairing) an older one, is reported as such, and its rows
-  /// are not read.
-  func checkup(repairing: Bool, opening open: () throws -> BowTieStore) throws
-    -> (store: String, checkup: Checkup)
-  {
-    let (opened, state, name) = try PostgresEngine.openForCheckup(uri: uri, repairing: repairing)
-    var checkup = Checkup()
-    guard let store = opened else {
-      if state == .notAStore {
-        checkup.report(
-          .schema, nil,
-          "no store in this database yet: the next command makes one, with the sample ties")
-      } else {
-        _ = checkup.report(schema: state, repairing: repairing)
-      }
-      return (name, checkup)
-    }
+  /// are not read; an older one is upgraded only when repairing.
+  func checkup(repairing: Bool) throws -> (store: String, checkup: Checkup) {
+    let (engine, state) = try PostgresEngine.connectAsIs(uri: uri)
+    let store = BowTieStore(engine: engine)
     defer { try? store.closeDatabase() }
-    _ = checkup.report(schema: state, repairing: repairing)
+    var checkup = Checkup()
+    if state == .notAStore {
+      checkup.report(
+        .schema, nil,
+        "no store in this database yet: the next command makes one, with the sample ties")
+      return (engine.displayName, checkup)
+    }
+    guard checkup.report(schema: state, repairing: repairing) else {
+      return (engine.displayName, checkup)
+    }
+    if state != .current { try engine.upgrade(store) }
     try store.checkContents(&checkup, repairing: repairing)
-    return (name, checkup)
+    return (engine.displayName, checkup)
   }
 }
 

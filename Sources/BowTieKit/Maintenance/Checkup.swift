@@ -86,14 +86,6 @@ public struct Checkup: Sendable, Codable, Equatable {
 }
 
 extension BowTieStore {
-  /// Examines an open store, whose schema opening brought up to date: every row, the undo
-  /// log and the photos kept outside rows (``checkContents(_:repairing:)``).
-  public func checkup(repairing: Bool) throws(BowTieError) -> Checkup {
-    var checkup = Checkup()
-    try checkContents(&checkup, repairing: repairing)
-    return checkup
-  }
-
   /// The rows, the undo log and the photos kept outside rows, on either engine.
   package func checkContents(_ checkup: inout Checkup, repairing: Bool) throws(BowTieError) {
     try checkRows(&checkup, repairing: repairing)

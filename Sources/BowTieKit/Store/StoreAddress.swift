@@ -25,13 +25,11 @@ public protocol StoreAddress: Sendable {
 
   /// Examines the store (`doctor`): whatever the engine can check of it, then every row,
   /// the undo log and the photos (``BowTieStore/checkContents(_:repairing:)``), fixing
-  /// what can be fixed without guessing when `repairing`. `open` opens it as every
-  /// command does, without the sample ties, for an engine that examines a store by
-  /// opening it (the default).
+  /// what can be fixed without guessing when `repairing`. Never creates a store, and
+  /// upgrades one only when `repairing`.
   ///
   /// - Returns: the store's name for messages, and what the checkup found.
-  func checkup(repairing: Bool, opening open: () throws -> BowTieStore) throws
-    -> (store: String, checkup: Checkup)
+  func checkup(repairing: Bool) throws -> (store: String, checkup: Checkup)
 
   /// Replaces the store with the backup at `source`, photos included, creating it where
   /// there is none yet: processes using it see the old inventory or the restored one. The
@@ -44,13 +42,6 @@ public protocol StoreAddress: Sendable {
 
 extension StoreAddress {
   public func storeForDryRun() throws(BowTieError) -> BowTieStore? { nil }
-
-  public func checkup(repairing: Bool, opening open: () throws -> BowTieStore) throws
-    -> (store: String, checkup: Checkup)
-  {
-    let store = try open()
-    return (store.path, try store.checkup(repairing: repairing))
-  }
 }
 
 /// The engines a program links besides SQLite, each with the store locations it takes (a

@@ -19,15 +19,12 @@ struct StoreOptions: ParsableArguments {
     try StoreLocation.address(explicitPath: store)
   }
 
-  /// Examines the store (`doctor`) as its engine does (``StoreAddress/checkup(repairing:opening:)``):
-  /// a store file as it is, never created or upgraded unless `repairing`; a server's store
-  /// opened by `open`, as every command opens it, without the sample ties.
+  /// Examines the store (`doctor`) as its engine does (``StoreAddress/checkup(repairing:)``):
+  /// as it is, never created, and upgraded only when `repairing`.
   ///
   /// - Returns: the store's name for messages, and what the checkup found.
-  func checkup(repairing: Bool, opening open: () throws -> BowTieStore) throws
-    -> (store: String, checkup: Checkup)
-  {
-    try address().checkup(repairing: repairing, opening: open)
+  func checkup(repairing: Bool) throws -> (store: String, checkup: Checkup) {
+    try address().checkup(repairing: repairing)
   }
 
   /// Replaces the store with the backup at `source`, once it is checked and `confirm`

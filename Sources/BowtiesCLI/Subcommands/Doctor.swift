@@ -26,9 +26,7 @@ extension Bowties {
     @OptionGroup var output: OutputOptions
 
     func run(in context: CommandContext) throws {
-      let (name, checkup) = try storeOptions.checkup(repairing: repair) {
-        try context.open(storeOptions, populate: { _ in })
-      }
+      let (name, checkup) = try storeOptions.checkup(repairing: repair)
       if output.json {
         try TieOutput(json: true).printJSON(CheckupJSON(store: name, checkup: checkup))
       } else {

@@ -76,6 +76,10 @@ enum PostgreSQLProgram {
       throw Self.error
     }
 
+    func checkup(repairing: Bool) throws -> (store: String, checkup: Checkup) {
+      throw Self.error
+    }
+
     static var error: BowTieError {
       let looked = candidates().joined(separator: " or ")
       return .storeUnreadable(

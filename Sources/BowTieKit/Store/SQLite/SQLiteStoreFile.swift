@@ -36,9 +36,7 @@ struct SQLiteStoreFile: StoreAddress {
 
   /// The file as it is, never created, and upgraded only when repairing
   /// (``SQLiteEngine/checkup(at:repairing:)``).
-  func checkup(repairing: Bool, opening open: () throws -> BowTieStore) throws
-    -> (store: String, checkup: Checkup)
-  {
+  func checkup(repairing: Bool) throws -> (store: String, checkup: Checkup) {
     (url.path, try SQLiteEngine.checkup(at: url, repairing: repairing))
   }
 
