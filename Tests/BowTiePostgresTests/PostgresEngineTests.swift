@@ -106,12 +106,8 @@ struct PostgresCurrencyTests {
     let psql = database.psql
     // The store as bowties left it before prices had a currency, with a price.
     _ = try psql(
-      """
-      ALTER TABLE bowTie DROP CONSTRAINT bowTie_priceCurrency;
-      ALTER TABLE bowTie DROP COLUMN currency;
-      DELETE FROM bowties_migrations WHERE name = 'p2: price currency';
-      UPDATE bowTie SET price = '19.99' WHERE searchKey = 'R';
-      """)
+      OlderStores.beforePriceCurrency + "\nUPDATE bowTie SET price = '19.99' WHERE searchKey = 'R';"
+    )
     let opened = try PostgresEngine.open(uri: database.uri, environment: [:])
     let red = try opened.store.tie(matching: "R")
     #expect(red.price == Decimal(string: "19.99") && red.currency == "USD")

@@ -332,4 +332,12 @@ final class SQLiteWriteLock {
     try input.fileHandleForWriting.close()
     process.waitUntilExit()
   }
+
+  /// A test that threw before `release()` leaves no `sqlite3` holding the lock.
+  deinit {
+    if process.isRunning {
+      process.terminate()
+      process.waitUntilExit()
+    }
+  }
 }

@@ -151,12 +151,7 @@ struct SharedStoreTests {
         sql, user: database.role, password: database.password, database: database.role)
     }
     // The store as bowties left it before prices had a currency.
-    _ = try psql(
-      """
-      ALTER TABLE bowTie DROP CONSTRAINT bowTie_priceCurrency;
-      ALTER TABLE bowTie DROP COLUMN currency;
-      DELETE FROM bowties_migrations WHERE name = 'p2: price currency';
-      """)
+    _ = try psql(OlderStores.beforePriceCurrency)
     let hasCurrency =
       "SELECT count(*) FROM information_schema.columns WHERE column_name = 'currency'"
     let older = try bowties(["doctor"], store: database.uri)
