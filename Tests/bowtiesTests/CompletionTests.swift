@@ -74,7 +74,7 @@ struct CompletionTests {
     }
   }
 
-  @Test("a store not there yet, or an empty file, offers no keys, and asking creates none")
+  @Test("a store not there yet, or a file without a schema, offers no keys, and creates none")
   func noStore() throws {
     let bowties = BowtiesSandbox()
     let missing = bowties.folder.appendingPathComponent("later/BowTies.sqlite").path
@@ -87,6 +87,12 @@ struct CompletionTests {
     #expect(try Data(contentsOf: URL(fileURLWithPath: bowties.store)).isEmpty)
     let beside = try FileManager.default.contentsOfDirectory(atPath: bowties.folder.path)
     #expect(beside.sorted() == ["BowTies.sqlite", "bowties.bash"])
+    try bowties.sqlite("VACUUM")
+    let header = try Data(contentsOf: URL(fileURLWithPath: bowties.store))
+    #expect(try offers("bowties wear ", in: bowties).isEmpty)
+    #expect(try Data(contentsOf: URL(fileURLWithPath: bowties.store)) == header)
+    let after = try FileManager.default.contentsOfDirectory(atPath: bowties.folder.path)
+    #expect(after.sorted() == ["BowTies.sqlite", "bowties.bash"])
   }
 
   @Test("files complete where a command takes a path: --store, seed, backup, --output, --photo")

@@ -158,6 +158,17 @@ struct ExchangeCommandTests {
       try FileManager.default.contentsOfDirectory(atPath: bowties.folder.path) == ["BowTies.sqlite"]
     )
     #expect(try Data(contentsOf: URL(fileURLWithPath: bowties.store)).isEmpty)
+    // So is the header alone the sqlite3 shell leaves: its bytes (its journal mode among
+    // them) as they were.
+    try bowties.sqlite("VACUUM")
+    let header = try Data(contentsOf: URL(fileURLWithPath: bowties.store))
+    #expect(header.count == 4096)
+    let onHeader = try bowties("seed", "--dry-run")
+    #expect(onHeader.stdout == plan.stdout, "\(onHeader)")
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: bowties.folder.path) == ["BowTies.sqlite"]
+    )
+    #expect(try Data(contentsOf: URL(fileURLWithPath: bowties.store)) == header)
     try bowties("list")
     try bowties("rate", "R", "1")
     let replace = try bowties("seed", "--dry-run", "--replace", "--json")

@@ -23,7 +23,7 @@ enum TieCompletion {
     do {
       let address = try StoreLocation.address(
         explicitPath: Invocation.storeInCompletion(words))
-      // A SQLite file not there yet, or empty: nothing to offer.
+      // A SQLite file not there yet, or without a schema: nothing to offer.
       if try address.storeForDryRun() != nil { return [] }
       let (store, _) = try BowTieStore.open(address) { _ in
         throw BowTieError.storeUnreadable(path: address.nameForQuestion, reason: "not there")

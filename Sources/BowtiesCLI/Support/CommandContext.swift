@@ -119,7 +119,7 @@ final class CommandContext {
 
   /// Runs `body`, a dry run, on the store `options` names, creating none: on the engine's
   /// store for a dry run where it has one (an empty store in memory for a SQLite file not
-  /// there yet or empty, ``StoreAddress/storeForDryRun()``); where opening creates the store (a
+  /// there yet or without a schema, ``StoreAddress/storeForDryRun()``); where opening creates the store (a
   /// server with no store yet), on the new store inside its creation, which is then rolled
   /// back.
   func withoutCreating<T>(_ options: StoreOptions, _ body: (BowTieStore) throws -> T) throws

@@ -20,18 +20,12 @@ struct SQLiteStoreFile: StoreAddress {
     return (BowTieStore(engine: engine), created)
   }
 
-  /// A file that does not exist yet is not created by a dry run, and an empty one (`touch`,
-  /// the `sqlite3` shell) is not given a header by it: either runs on an empty store in
-  /// memory. An empty file with a write-ahead log beside it may hold a schema there, and is
-  /// opened.
+  /// A file that does not exist yet is not created by a dry run, and one without a schema
+  /// (`touch`, or the header page alone the `sqlite3` shell leaves) is not given a header,
+  /// a journal mode or a photo folder by it: either runs on an empty store in memory.
   func storeForDryRun() throws(BowTieError) -> BowTieStore? {
-    func size(_ path: String) -> Int64? {
-      var info = stat()
-      return stat(path, &info) == 0 ? Int64(info.st_size) : nil
-    }
-    let store = size(url.path) ?? 0
-    let log = size(url.path + "-wal") ?? 0
-    return store == 0 && log == 0 ? BowTieStore(engine: try SQLiteEngine.inMemory()) : nil
+    let isNew = SQLiteEngine.isMissingOrEmpty(url) || SQLiteEngine.hasNoSchema(at: url)
+    return isNew ? BowTieStore(engine: try SQLiteEngine.inMemory()) : nil
   }
 
   /// The file as it is, never created, and upgraded only when repairing
@@ -201,11 +195,7 @@ extension SQLiteEngine {
   private func fillIfEmpty(
     at url: URL, busyTimeout: TimeInterval, populate: (BowTieStore) throws -> Void
   ) throws(BowTieError) -> Bool {
-    // Such a file is empty or its header page alone, of at most SQLite's largest page
-    // size; a store's file is larger (its schema alone takes 64 KiB at the default page
-    // size), and is spared the query, which every command would pay (docs/performance.md).
-    var info = stat()
-    guard stat(url.path, &info) == 0, info.st_size <= 65_536 else { return false }
+    guard Self.mayLackSchema(url) else { return false }
     let lock: FileLock
     do {
       guard try dbWriter.read(Schema.isEmpty) else { return false }
@@ -221,6 +211,34 @@ extension SQLiteEngine {
     }
     try fill(at: url, busyTimeout: busyTimeout, populate: populate)
     return true
+  }
+
+  /// Whether the file at `url` is small enough to have no schema: empty, or its header
+  /// page alone, of at most SQLite's largest page size. A store's file is larger (its schema
+  /// alone takes 64 KiB at the default page size), and is spared the query, which every
+  /// command would pay (docs/performance.md).
+  static func mayLackSchema(_ url: URL) -> Bool {
+    var info = stat()
+    return stat(url.path, &info) == 0 && info.st_size <= 65_536
+  }
+
+  /// Whether there is no file at `url`, or an empty one with no non-empty write-ahead log
+  /// beside it (which may hold a schema).
+  static func isMissingOrEmpty(_ url: URL) -> Bool {
+    func size(_ path: String) -> Int64 {
+      var info = stat()
+      return stat(path, &info) == 0 ? Int64(info.st_size) : 0
+    }
+    return size(url.path) == 0 && size(url.path + "-wal") == 0
+  }
+
+  /// Whether the file at `url` is a SQLite database with no schema, read as `doctor` reads
+  /// a store (``openForReading(at:)``): its header, journal mode included, left as it is.
+  /// False for a file that cannot be read so, which opening then reports.
+  static func hasNoSchema(at url: URL) -> Bool {
+    guard mayLackSchema(url), let (queue, _) = try? openForReading(at: url) else { return false }
+    defer { try? queue.close() }
+    return (try? queue.read(Schema.isEmpty)) ?? false
   }
 
   /// Fills this engine's database, which has no schema, with a store built beside it by
