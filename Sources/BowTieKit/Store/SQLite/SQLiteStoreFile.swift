@@ -24,7 +24,7 @@ struct SQLiteStoreFile: StoreAddress {
   /// (`touch`, or the header page alone the `sqlite3` shell leaves) is not given a header,
   /// a journal mode or a photo folder by it: either runs on an empty store in memory.
   func storeForDryRun() throws(BowTieError) -> BowTieStore? {
-    let isNew = SQLiteEngine.isMissingOrEmpty(url) || SQLiteEngine.hasNoSchema(at: url)
+    let isNew = access(url.path, F_OK) != 0 || SQLiteEngine.hasNoSchema(at: url)
     return isNew ? BowTieStore(engine: try SQLiteEngine.inMemory()) : nil
   }
 
@@ -220,16 +220,6 @@ extension SQLiteEngine {
   static func mayLackSchema(_ url: URL) -> Bool {
     var info = stat()
     return stat(url.path, &info) == 0 && info.st_size <= 65_536
-  }
-
-  /// Whether there is no file at `url`, or an empty one with no non-empty write-ahead log
-  /// beside it (which may hold a schema).
-  static func isMissingOrEmpty(_ url: URL) -> Bool {
-    func size(_ path: String) -> Int64 {
-      var info = stat()
-      return stat(path, &info) == 0 ? Int64(info.st_size) : 0
-    }
-    return size(url.path) == 0 && size(url.path + "-wal") == 0
   }
 
   /// Whether the file at `url` is a SQLite database with no schema, read as `doctor` reads
