@@ -58,14 +58,6 @@ public final class PostgresEngine: StoreEngine, @unchecked Sendable {
     }
   }
 
-  /// The store at `uri` as it is, nothing created or upgraded, with its schema's state as
-  /// read: what `doctor` examines.
-  fileprivate static func connectAsIs(uri: String) throws(BowTieError)
-    -> (engine: PostgresEngine, state: SchemaState)
-  {
-    try connect(uri: uri, environment: nil)
-  }
-
   /// Brings an older schema up to date, as opening the store would (`doctor --repair`).
   fileprivate func upgrade(_ store: BowTieStore) throws(BowTieError) {
     do {
@@ -75,9 +67,10 @@ public final class PostgresEngine: StoreEngine, @unchecked Sendable {
     }
   }
 
-  /// Connects to the store at `uri` and reads how its schema stands: the common case, a
-  /// store up to date, in one round trip, one statement needing no transaction of its own.
-  private static func connect(uri: String, environment: [String: String]?) throws(BowTieError)
+  /// Connects to the store at `uri` and reads how its schema stands, nothing created or
+  /// upgraded (what `doctor` examines): the common case, a store up to date, in one round
+  /// trip, one statement needing no transaction of its own.
+  fileprivate static func connect(uri: String, environment: [String: String]?) throws(BowTieError)
     -> (engine: PostgresEngine, state: SchemaState)
   {
     try BowTie.requireColorTransformer()
@@ -278,7 +271,7 @@ struct PostgresStoreAddress: StoreAddress {
   /// with a newer or (unless repairing) an older one, is reported as such, and its rows
   /// are not read; an older one is upgraded only when repairing.
   func checkup(repairing: Bool) throws -> (store: String, checkup: Checkup) {
-    let (engine, state) = try PostgresEngine.connectAsIs(uri: uri)
+    let (engine, state) = try PostgresEngine.connect(uri: uri, environment: nil)
     let store = BowTieStore(engine: engine)
     defer { try? store.closeDatabase() }
     var checkup = Checkup()
