@@ -140,7 +140,8 @@ struct FailureTests {
   }
 
   @Test(
-    "a link to a store or a backup is followed by every command; a dangling one creates nothing")
+    "a link to a store or a backup is followed by every command; a dangling one is named, and creates nothing"
+  )
   func linkedStores() throws {
     let bowties = BowtiesSandbox()
     try bowties("list")
@@ -170,7 +171,11 @@ struct FailureTests {
     #expect(dangling.status == 74, "\(dangling)")
     #expect(
       dangling.stderr
-        == "bowties: cannot use the store \(folder)/gone.sqlite: no such file or directory\n")
+        == "bowties: cannot use the store \(folder)/gone.sqlite: it is a link to \(gone), which is not there; bowties makes no new store through a link\n"
+    )
+    // A dry run says what the seed itself would: the same refusal.
+    let plan = try bowties(["seed", "--dry-run"], store: "\(folder)/gone.sqlite")
+    #expect(plan.status == 74 && plan.stderr == dangling.stderr, "\(plan)")
     #expect(try fileManager.contentsOfDirectory(atPath: "\(folder)/mnt").isEmpty)
   }
 

@@ -22,9 +22,13 @@ struct SQLiteStoreFile: StoreAddress {
 
   /// A file that does not exist yet is not created by a dry run, and one without a schema
   /// (`touch`, or the header page alone the `sqlite3` shell leaves) is not given a header,
-  /// a journal mode or a photo folder by it: either runs on an empty store in memory.
+  /// a journal mode or a photo folder by it: either runs on an empty store in memory. A
+  /// path that is there but no store to open (a link to nothing) is opened, and refused, as
+  /// the command itself would be.
   func storeForDryRun() throws(BowTieError) -> BowTieStore? {
-    let isNew = access(url.path, F_OK) != 0 || SQLiteEngine.hasNoSchema(at: url)
+    var entry = stat()
+    let missing = lstat(url.path, &entry) != 0 && errno == ENOENT
+    let isNew = missing || SQLiteEngine.hasNoSchema(at: url)
     return isNew ? BowTieStore(engine: try SQLiteEngine.inMemory()) : nil
   }
 
@@ -134,11 +138,23 @@ extension SQLiteEngine {
 
   /// Refuses a path that is no file: a missing one, a directory, a device, a pipe or a
   /// socket, which SQLite would answer with "disk I/O error". A link is followed, as SQLite
-  /// follows it.
+  /// follows it; one to nothing is named with where it points, since the path itself is
+  /// there to see (`ls` lists it), and no store is made through it: its target may be a disk
+  /// not mounted yet.
   static func refuseAllButFile(at url: URL) throws(BowTieError) {
     var info = stat()
     guard stat(url.path, &info) == 0 else {
-      throw .storeUnreadable(path: url.path, reason: POSIXError.current.reason)
+      let failure = POSIXError.current
+      if failure.code == .ENOENT,
+        let target = try? FileManager.default.destinationOfSymbolicLink(atPath: url.path)
+      {
+        throw .storeUnreadable(
+          path: url.path,
+          reason:
+            "it is a link to \(target), which is not there; bowties makes no new store through a link"
+        )
+      }
+      throw .storeUnreadable(path: url.path, reason: failure.reason)
     }
     guard info.st_mode & S_IFMT != S_IFREG else { return }
     let kind =
