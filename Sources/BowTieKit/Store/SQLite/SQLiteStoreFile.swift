@@ -26,9 +26,7 @@ struct SQLiteStoreFile: StoreAddress {
   /// path that is there but no store to open (a link to nothing) is opened, and refused, as
   /// the command itself would be.
   func storeForDryRun() throws(BowTieError) -> BowTieStore? {
-    var entry = stat()
-    let missing = lstat(url.path, &entry) != 0 && errno == ENOENT
-    let isNew = missing || SQLiteEngine.hasNoSchema(at: url)
+    let isNew = try SQLiteEngine.nothingIsThere(at: url) || SQLiteEngine.hasNoSchema(at: url)
     return isNew ? BowTieStore(engine: try SQLiteEngine.inMemory()) : nil
   }
 
@@ -124,16 +122,24 @@ extension SQLiteEngine {
     } else {
       timeout = try BowTieStore.defaultBusyTimeout
     }
-    var info = stat()
-    if lstat(url.path, &info) != 0 {
-      guard errno == ENOENT else {
-        throw .storeUnreadable(path: url.path, reason: POSIXError.current.reason)
-      }
-      if let engine = try create(at: url, busyTimeout: timeout, populate: populate) {
-        return (engine, true)
-      }
+    if try nothingIsThere(at: url),
+      let engine = try create(at: url, busyTimeout: timeout, populate: populate)
+    {
+      return (engine, true)
     }
     return try openExisting(at: url, busyTimeout: timeout, fillingEmpty: populate)
+  }
+
+  /// Whether nothing at all is at `url`, not even a link: the one case in which a store is
+  /// made there. A path that cannot be looked at (a folder that is a file, a name too long)
+  /// is refused here, so a dry run and the command it plans answer it alike.
+  static func nothingIsThere(at url: URL) throws(BowTieError) -> Bool {
+    var info = stat()
+    guard lstat(url.path, &info) != 0 else { return false }
+    guard errno == ENOENT else {
+      throw .storeUnreadable(path: url.path, reason: POSIXError.current.reason)
+    }
+    return true
   }
 
   /// Refuses a path that is no file: a missing one, a directory, a device, a pipe or a
