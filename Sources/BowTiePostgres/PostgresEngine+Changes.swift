@@ -10,12 +10,10 @@ extension PostgresEngine: ChangeWatchingEngine {
 /// A PostgreSQL store watched by asking again: every second, the caller reads what it shows
 /// once more (a few statements on indexes) and compares.
 ///
-/// `LISTEN` for a `NOTIFY` that a trigger sends was built and measured: it shows a change at
-/// once and asks nothing while nothing changes, but every transaction that notifies takes a
-/// server-wide lock at its commit, which cost concurrent writers on four connections about
-/// 40 % of their commits per second, and its trigger, a schema migration, would make every
-/// older bowties refuse the store until all machines were upgraded (docs/performance.md,
-/// "browse").
+/// Not `LISTEN` for a `NOTIFY` that a trigger sends: every transaction that notifies takes a
+/// server-wide lock at its commit, which slows concurrent writers (docs/performance.md,
+/// "browse", has the figures), and its trigger, a schema migration, would make every older
+/// bowties refuse the store until all machines were upgraded.
 final class PostgresChangeWatch: StoreChangeWatch {
   private let session: PostgresSession
 

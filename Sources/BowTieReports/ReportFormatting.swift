@@ -66,9 +66,6 @@ struct ReportFormatting {
     }
   }
 
-  /// Whether `month` is a January, where a chart repeats the year.
-  func isJanuary(_ month: String) -> Bool { month.hasSuffix("-01") }
-
   private func firstDay(of month: String) -> Date? {
     let parts = month.split(separator: "-", omittingEmptySubsequences: false)
     guard parts.count == 2, parts[0].count == 4, parts[1].count == 2,

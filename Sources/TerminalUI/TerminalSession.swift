@@ -177,9 +177,6 @@ public final class TerminalSession {
 
   deinit { restore() }
 
-  /// Whether the terminal is taken over.
-  public var isActive: Bool { active }
-
   /// The window's size in cells (and its cells' in pixels, when the terminal says).
   public func size() -> (columns: Int, rows: Int, cellWidth: Int?, cellHeight: Int?) {
     var size = winsize()

@@ -114,8 +114,8 @@ struct FindingTests {
     #expect(picks.map(\.score) == expected.map(\.score))
   }
 
-  /// The scoring `suggest` documents, done tie by tie in Swift, as it was before it was
-  /// one query: `ties` in the app's order break equal scores.
+  /// The scoring `suggest` documents, done tie by tie in Swift, independently of the one
+  /// query the store runs: `ties` in the app's order break equal scores.
   private func referenceSuggestions(_ ties: [BowTie], count: Int) -> [(key: String, score: Double)]
   {
     let mostRecent = ties.compactMap(\.lastWorn).max()

@@ -24,7 +24,8 @@ struct ModuleGraphTests {
       let cells = line.split(separator: "|", omittingEmptySubsequences: false)
         .map { $0.trimmingCharacters(in: .whitespaces) }
       guard cells.count >= 4, let module = Self.names(in: cells[1]).first else { continue }
-      graph[module] = Set(Self.names(in: cells[3]))
+      // A remark in brackets names no module ("in `Store/SQLite/` only, `…Tests`").
+      graph[module] = Set(Self.names(in: cells[3].replacing(/\([^)]*\)/, with: "")))
     }
     return graph
   }
@@ -70,6 +71,45 @@ struct ModuleGraphTests {
       if !extra.isEmpty { wrong.append("\(module) imports \(extra.sorted())") }
     }
     #expect(wrong.isEmpty, "\(wrong.joined(separator: "\n"))")
+  }
+
+  /// The modules a package product brings, where they are more than the product's name.
+  static let productModules: [String: Set<String>] = ["GRDB": ["GRDB", "GRDBSQLite"]]
+
+  /// Each target of `Package.swift` that is no test, and the modules its dependencies
+  /// bring: a target's name, or a product's modules.
+  static func declaredGraph() throws -> [String: Set<String>] {
+    let manifest = try String(
+      contentsOf: repository.appendingPathComponent("Package.swift"), encoding: .utf8)
+    var graph: [String: Set<String>] = [:]
+    let target =
+      /\.(?:target|executableTarget)\(\s*name: "([^"]+)"(?:,\s*dependencies: \[([^\]]*)\])?/
+    for match in manifest.matches(of: target) {
+      var modules: Set<String> = []
+      let dependency = /\.product\(name: "([^"]+)"[^)]*\)|"([^"]+)"/
+      for found in (match.output.2 ?? "").matches(of: dependency) {
+        if let product = found.output.1 {
+          modules.formUnion(Self.productModules[String(product)] ?? [String(product)])
+        } else if let target = found.output.2 {
+          modules.insert(String(target))
+        }
+      }
+      graph[String(match.output.1)] = modules
+    }
+    return graph
+  }
+
+  @Test("the documented graph is Package.swift's: each row lists its target's dependencies")
+  func graphIsThePackages() throws {
+    let documented = try Self.documentedGraph()
+    let declared = try Self.declaredGraph()
+    #expect(declared["BowtiesCLI"]?.contains("ArgumentParser") == true, "Package.swift not read")
+    for (module, allowed) in documented.sorted(by: { $0.key < $1.key }) {
+      #expect(
+        declared[module] == allowed,
+        "\(module): the table says \(allowed.sorted()), Package.swift \(declared[module]?.sorted() ?? [])"
+      )
+    }
   }
 
   @Test("no cycle; the model knows nothing of the store, the store nothing of reports or the CLI")

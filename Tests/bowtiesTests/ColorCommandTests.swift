@@ -24,7 +24,7 @@ import Testing
     #expect(color["blue"] as? Int == 36)
     #expect(color["alpha"] as? Double == 0.502)
     #expect(try bowties("show", "GL").stdout.contains("#EF302480"))
-    // An opaque color has no alpha, as before.
+    // An opaque color has no alpha.
     let red = try bowties("show", "R", "--json").stdout
     #expect(
       red.contains(

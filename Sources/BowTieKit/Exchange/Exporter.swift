@@ -332,13 +332,6 @@ extension Exporter {
 }
 
 extension BowTieStore {
-  /// Every tie with its photo's bytes, in the app's order, for an export.
-  public func exportItems() throws(BowTieError) -> [Exporter.Item] {
-    var items: [Exporter.Item] = []
-    try forEachExportItem { items.append($0) }
-    return items
-  }
-
   /// Calls `body` with each tie and its photo's bytes, in the app's order, one row at a
   /// time from a single read.
   func forEachExportItem(_ body: (Exporter.Item) throws(BowTieError) -> Void)

@@ -92,8 +92,8 @@ final class KeyedArchiveDecoder: KeyedArchiveCoder {
 
   // MARK: Scalars
 
-  /// A question, not a request: an absent key is not noted as missing (making that note
-  /// was most of the call's cost).
+  /// A question, not a request: an absent key is not noted as missing, which would cost
+  /// more than the lookup itself.
   override func containsValue(forKey key: String) -> Bool {
     containers.last?[KeyedArchiveFormat.escape(key)] != nil
   }
