@@ -533,6 +533,72 @@ struct CommandTests {
     #expect(try bowties("doctor").status == 0)
   }
 
+  @Test(
+    "--output into a device writes through it, into a link replaces what it leads to; a folder, a link to nothing, or a backup onto any of them is refused: exit 73"
+  )
+  func outputOntoWhatIsNoFile() throws {
+    let bowties = BowtiesSandbox()
+    try bowties("list")
+    let folder = bowties.folder.path
+    func kind(_ name: String) throws -> FileAttributeType? {
+      try FileManager.default.attributesOfItem(atPath: "\(folder)/\(name)")[.type]
+        as? FileAttributeType
+    }
+    // A character device of its own, the null device's numbers (1, 3), where root may make
+    // one: never /dev/null itself, which a broken build would replace.
+    let device = mknod("\(folder)/null", S_IFCHR | 0o666, (1 << 8) | 3) == 0
+    if device {
+      for arguments in [
+        ["report", "--output", "null"], ["export", "--output", "null", "--force"],
+      ] {
+        let result = try bowties(arguments)
+        #expect(result.status == 0 && result.stderr.isEmpty, "\(arguments): \(result)")
+        #expect(try kind("null") == .typeCharacterSpecial, "\(arguments)")
+      }
+      let backup = try bowties("backup", "null", "--force")
+      #expect(backup.status == 73, "\(backup)")
+      #expect(
+        backup.stderr.hasSuffix(
+          "null: a backup is a store file, written whole, not to a terminal, a pipe or a device\n"))
+      #expect(try kind("null") == .typeCharacterSpecial)
+    }
+    try Data("before\n".utf8).write(to: URL(fileURLWithPath: "\(folder)/real.txt"))
+    try FileManager.default.createSymbolicLink(
+      atPath: "\(folder)/link.txt", withDestinationPath: "real.txt")
+    #expect(try bowties("report", "--output", "link.txt").status == 73)
+    #expect(try bowties("report", "--output", "link.txt", "--force").status == 0)
+    #expect(try kind("link.txt") == .typeSymbolicLink)
+    let written = try String(contentsOfFile: "\(folder)/real.txt", encoding: .utf8)
+    #expect(written.hasPrefix("Bow-tie report as of "))
+    try FileManager.default.createSymbolicLink(
+      atPath: "\(folder)/dangling.txt", withDestinationPath: "nothing.txt")
+    try FileManager.default.createDirectory(
+      atPath: "\(folder)/reports", withIntermediateDirectories: false)
+    let cases: [([String], String)] = [
+      (
+        ["report", "--output", "dangling.txt", "--force"],
+        "it is a link to nothing.txt, which is not there"
+      ),
+      (["report", "--output", "reports", "--force"], "it is a folder"),
+      (["backup", "reports"], "it is a folder; name the backup file, in it or elsewhere"),
+      (
+        ["backup", "reports", "--force"], "it is a folder; name the backup file, in it or elsewhere"
+      ),
+      (
+        ["backup", "link.txt"],
+        "it is a link; a backup is written as a file of its own, not through a link"
+      ),
+    ]
+    for (arguments, message) in cases {
+      let result = try bowties(arguments)
+      #expect(result.status == 73, "\(arguments): \(result)")
+      #expect(result.stderr.hasSuffix(": \(message)\n"), "\(arguments): \(result)")
+    }
+    #expect(!FileManager.default.fileExists(atPath: "\(folder)/nothing.txt"))
+    #expect(try kind("dangling.txt") == .typeSymbolicLink && kind("reports") == .typeDirectory)
+    #expect(try String(contentsOfFile: "\(folder)/real.txt", encoding: .utf8) == written)
+  }
+
   @Test("photo --output - refuses a terminal, and writes the bytes into a pipe")
   func photoToTerminal() throws {
     let bowties = BowtiesSandbox()

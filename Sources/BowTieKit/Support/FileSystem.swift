@@ -129,14 +129,25 @@ public enum AtomicFile {
   /// Writes what `body` writes, a piece at a time, under a temporary name beside `url`,
   /// then renames it into place. A ``BowTieError`` from `body` is passed on as it is.
   /// Unless `replacing`, an existing file at `url` is refused before `body` runs, and
-  /// one that appears while it runs is left as it is.
+  /// one that appears while it runs is left as it is. A link is followed: the file it
+  /// leads to is the one replaced, never the link. A terminal, a pipe or a character
+  /// device (`/dev/stdout`, `/dev/null`) is written through, as a shell's `>` writes it,
+  /// with no `--force`: a rename would put a file in its place.
   public static func write(
     to url: URL, mode: mode_t = 0o644, replacing: Bool,
     _ body: (inout DescriptorOutputStream) throws(BowTieError) -> Void
   ) throws(BowTieError) {
-    if !replacing { try refuseExisting(url) }
+    var file = url
+    switch try target(of: url) {
+    case .nothing: break
+    case .file(let resolved):
+      if !replacing { throw existing(url) }
+      file = resolved
+    case .stream:
+      return try writeThrough(to: url, body)
+    }
     do {
-      try FileSystem.writeAtomically(to: url, mode: mode, replacing: replacing) { output in
+      try FileSystem.writeAtomically(to: file, mode: mode, replacing: replacing) { output in
         try body(&output)
       }
     } catch let error as BowTieError {
@@ -145,6 +156,69 @@ public enum AtomicFile {
       throw existing(url)
     } catch {
       throw .outputUnwritable(path: url.path, reason: error.reason)
+    }
+  }
+
+  /// What an output path names, its links followed.
+  public enum Target: Equatable, Sendable {
+    /// Nothing: a new file is made there.
+    case nothing
+    /// A file, at the path its links lead to: replaced whole, with `--force`.
+    case file(URL)
+    /// A terminal, a pipe or a character device: written through.
+    case stream
+  }
+
+  /// What is at `url`, refusing what no output goes to (a folder, a block device, a
+  /// socket) and a link to nothing, which is never replaced.
+  public static func target(of url: URL) throws(BowTieError) -> Target {
+    var info = stat()
+    guard lstat(url.path, &info) == 0 else {
+      if errno == ENOENT { return .nothing }
+      throw .outputUnwritable(path: url.path, reason: POSIXError.current.reason)
+    }
+    var resolved = url
+    if info.st_mode & S_IFMT == S_IFLNK {
+      guard stat(url.path, &info) == 0 else {
+        let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: url.path)) ?? "?"
+        throw .outputUnwritable(
+          path: url.path, reason: "it is a link to \(target), which is not there")
+      }
+      // Only a file is replaced, so only a file needs its path; a pipe behind
+      // `/dev/stdout` has none.
+      if info.st_mode & S_IFMT == S_IFREG {
+        guard let path = realpath(url.path, nil) else {
+          throw .outputUnwritable(path: url.path, reason: POSIXError.current.reason)
+        }
+        defer { free(path) }
+        resolved = URL(fileURLWithPath: String(cString: path))
+      }
+    }
+    switch info.st_mode & S_IFMT {
+    case S_IFREG: return .file(resolved)
+    case S_IFCHR, S_IFIFO: return .stream
+    case S_IFDIR: throw .outputUnwritable(path: url.path, reason: "it is a folder")
+    case S_IFBLK:
+      throw .outputUnwritable(path: url.path, reason: "it is a disk (a block device)")
+    default: throw .outputUnwritable(path: url.path, reason: "it is not a file")
+    }
+  }
+
+  /// Writes what `body` writes straight to the terminal, pipe or device at `url`.
+  private static func writeThrough(
+    to url: URL, _ body: (inout DescriptorOutputStream) throws(BowTieError) -> Void
+  ) throws(BowTieError) {
+    let descriptor = open(url.path, O_WRONLY | O_CLOEXEC | O_NOCTTY)
+    guard descriptor >= 0 else {
+      throw .outputUnwritable(path: url.path, reason: POSIXError.current.reason)
+    }
+    defer { close(descriptor) }
+    var output = DescriptorOutputStream(descriptor: descriptor)
+    try body(&output)
+    output.flush()
+    if output.failure != 0 {
+      throw .outputUnwritable(
+        path: url.path, reason: POSIXError(POSIXErrorCode(rawValue: output.failure) ?? .EIO).reason)
     }
   }
 

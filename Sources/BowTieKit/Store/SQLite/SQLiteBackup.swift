@@ -237,8 +237,15 @@ struct BackupFile {
   ) throws(BowTieError) -> BackupSummary {
     var info = stat()
     let exists = lstat(destination.path, &info) == 0
-    if exists && !replacing { throw AtomicFile.existing(destination) }
-    if let reason = SQLiteStoreFile.ownFile(destination, ofStoreAt: store) {
+    let isLink = exists && info.st_mode & S_IFMT == S_IFLNK
+    if exists, !isLink, let reason = refusal(of: info.st_mode) {
+      throw .outputUnwritable(path: destination.path, reason: reason)
+    }
+    if exists && !isLink && !replacing { throw AtomicFile.existing(destination) }
+    // Named first for a link: a link to the store is refused as the store.
+    if let reason = SQLiteStoreFile.ownFile(destination, ofStoreAt: store)
+      ?? (isLink ? refusal(of: info.st_mode) : nil)
+    {
       throw .outputUnwritable(path: destination.path, reason: reason)
     }
     let folder = destination.deletingLastPathComponent()
@@ -264,6 +271,18 @@ struct BackupFile {
       try replaced.sweepInterruptedPhotoWrites()
     }
     return summary
+  }
+
+  /// Why a backup does not go where something of kind `mode` is, with `--force` or not: a
+  /// backup is a store file of its own, renamed into place, which would put a file where a
+  /// folder, a device or a pipe was, or a link (its photos' folder is named for the path).
+  private static func refusal(of mode: mode_t) -> String? {
+    switch mode & S_IFMT {
+    case S_IFREG: nil
+    case S_IFDIR: "it is a folder; name the backup file, in it or elsewhere"
+    case S_IFLNK: "it is a link; a backup is written as a file of its own, not through a link"
+    default: "a backup is a store file, written whole, not to a terminal, a pipe or a device"
+    }
   }
 
   /// Opens the backup at `source` for reading, once it is known to be a bowties store this
