@@ -27,6 +27,9 @@ struct ReportFormatting {
     dateFormatter.timeZone = timeZone
     dateFormatter.dateStyle = .medium
     dateFormatter.timeStyle = .none
+    // Proleptic Gregorian before October 1582, as JSON, CSV and ISO 8601 write those
+    // dates: ICU's Gregorian calendar is Julian before then.
+    dateFormatter.gregorianStartDate = .distantPast
 
     monthFormatter = Self.monthsFormatter("MMMyyyy", locale: locale, calendar: gregorian)
     monthNameFormatter = Self.monthsFormatter("MMM", locale: locale, calendar: gregorian)
@@ -42,6 +45,7 @@ struct ReportFormatting {
     formatter.calendar = calendar
     formatter.timeZone = calendar.timeZone
     formatter.setLocalizedDateFormatFromTemplate(template)
+    formatter.gregorianStartDate = .distantPast
     return formatter
   }
 

@@ -271,7 +271,7 @@ struct DateArgumentTests {
   private let now = Date(timeIntervalSince1970: 1_795_275_000)
 
   private func parse(_ text: String) -> DateArgument? {
-    DateArgument.parse(text, now: now, calendar: calendar)
+    try? DateArgument.parse(text, now: now, calendar: calendar)
   }
 
   private func parisMidnight(_ year: Int, _ month: Int, _ day: Int) -> Date {
@@ -288,6 +288,10 @@ struct DateArgumentTests {
     #expect(parse("-3m")?.date == parisMidnight(2026, 8, 21))
     #expect(parse("-1y")?.date == parisMidnight(2025, 11, 21))
     #expect(parse("-12h") == DateArgument(date: now.addingTimeInterval(-43_200), isWholeDay: false))
+    // Back to the year 1, and no further: nothing stores or prints an earlier date.
+    #expect(parse("-2025y")?.date == parisMidnight(1, 11, 21))
+    #expect(parse("-2026y") == nil)
+    #expect(parse("0000-12-31") == nil)
   }
 
   @Test("ISO 8601: a day is whole, a time is an instant")

@@ -75,6 +75,20 @@ struct MaintenanceCommandTests {
     #expect(fixed.status == 0 && fixed.stdout.hasSuffix("healthy\n"), "\(fixed)")
   }
 
+  @Test("a date before October 1582 reads the same in text as in JSON: proleptic Gregorian")
+  func datesBeforeTheGregorianReform() throws {
+    let bowties = BowtiesSandbox()
+    #expect(try bowties("edit", "R", "--last-worn", "1000-03-01").status == 0)
+    let json = try bowties("show", "R", "--json").stdout
+    #expect(json.contains("\"lastWorn\" : \"1000-03-01T00:00:00Z\""), "\(json)")
+    for locale in ["C", "en_US.UTF-8"] {
+      let shown = try bowties("show", "R", environment: ["LANG": locale]).stdout
+      #expect(shown.contains("Last worn   Mar 1, 1000\n"), "\(locale): \(shown)")
+    }
+    let report = try bowties("report", "--as-of", "1000-03-02").stdout
+    #expect(report.hasPrefix("Bow-tie report as of Mar 2, 1000\n"), "\(report)")
+  }
+
   @Test("a wear before the year 1 is refused; one stored so is found by doctor, and repaired")
   func wearDatesOutOfRange() throws {
     let bowties = BowtiesSandbox()
@@ -84,7 +98,7 @@ struct MaintenanceCommandTests {
     let before = try bowties.sqlite(count)
     let refused = try bowties("wear", "R", "--date", "-3000y")
     #expect(refused.status == 65, "\(refused)")
-    #expect(refused.stderr == "bowties: Red Bow Tie: wornAt is outside the years 1 to 9999\n")
+    #expect(refused.stderr == "bowties: '-3000y' is not a date: years go from 0001 to 9999\n")
     #expect(try bowties.sqlite(count) == before)
 
     // As a store written before the check holds it: history stops there, doctor says why.

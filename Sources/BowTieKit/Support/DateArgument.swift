@@ -14,36 +14,65 @@ public struct DateArgument: Equatable, Sendable {
   /// Whether the argument names a whole day (`2026-11-21`, `today`, `-30d`) rather than an instant.
   public var isWholeDay: Bool
 
-  /// Parses `text` relative to `now` in `calendar`'s time zone, or returns nil.
+  /// Parses `text` relative to `now` in `calendar`'s time zone. What is not a date is
+  /// refused with the forms a date takes, and an offset or a year out of range, or a date
+  /// outside the years 1 to 9999 (which nothing stores or prints), with the range.
   public static func parse(_ text: String, now: Date = Date(), calendar: Calendar = .current)
-    -> DateArgument?
+    throws(BowTieError) -> DateArgument
   {
+    let quoted = "'\(text.excerpt)'"
     let trimmed = text.trimmingSpaces().lowercased()
     let today = calendar.startOfDay(for: now)
+    let parsed: DateArgument?
     switch trimmed {
-    case "now": return DateArgument(date: now, isWholeDay: false)
-    case "today": return DateArgument(date: today, isWholeDay: true)
+    case "now": parsed = DateArgument(date: now, isWholeDay: false)
+    case "today": parsed = DateArgument(date: today, isWholeDay: true)
     case "yesterday":
-      return calendar.date(byAdding: .day, value: -1, to: today).map {
+      parsed = calendar.date(byAdding: .day, value: -1, to: today).map {
         DateArgument(date: $0, isWholeDay: true)
       }
-    default: break
+    default:
+      if let unit = trimmed.last.flatMap({ units[$0] }) {
+        parsed = try relative(
+          trimmed, unit: unit, quoted: quoted, now: now, today: today, calendar: calendar)
+      } else if let date = ISO8601.parse(text.trimmingSpaces()) {
+        // "2026-11-21" alone names the day; anything with a time is an instant.
+        parsed = DateArgument(date: date, isWholeDay: !text.contains(":"))
+      } else {
+        let year = trimmed.prefix(while: { $0.isASCII && $0.isNumber })
+        parsed = nil
+        if year.count > 4, trimmed.dropFirst(year.count).first == "-" {
+          throw .invalidValue("\(quoted) is not a date: years go from 0001 to 9999")
+        }
+      }
     }
-    if let offset = relative(trimmed, now: now, today: today, calendar: calendar) {
-      return offset
+    guard let parsed else {
+      throw .invalidValue(
+        "\(quoted) is not a date: use 2026-11-21, 2026-11-21T08:00:00Z, now, today, yesterday, "
+          + "or -30d, -2w, -3m, -1y, -12h")
     }
-    guard let date = ISO8601.parse(text.trimmingSpaces()) else { return nil }
-    // "2026-11-21" alone names the day; anything with a time is an instant.
-    return DateArgument(date: date, isWholeDay: !text.contains(":"))
+    guard BowTie.lastWornRange.contains(parsed.date) else {
+      throw .invalidValue("\(quoted) is not a date: years go from 0001 to 9999")
+    }
+    return parsed
   }
 
-  private static func relative(_ text: String, now: Date, today: Date, calendar: Calendar)
-    -> DateArgument?
-  {
-    let digits = text.dropFirst().dropLast()
-    guard text.first == "-", let unit = text.last.flatMap({ units[$0] }),
-      PlainDecimal.isDigits(digits), let amount = Int(digits), amount <= maximumOffset
-    else { return nil }
+  /// An offset back from today (`-30d`), or nil for what is no offset (`2026-11-21`).
+  private static func relative(
+    _ text: String, unit: (name: String, component: Calendar.Component?), quoted: String,
+    now: Date, today: Date, calendar: Calendar
+  ) throws(BowTieError) -> DateArgument? {
+    let sign = text.prefix(while: { $0 == "-" || $0 == "+" })
+    let digits = text.dropFirst(sign.count).dropLast()
+    guard PlainDecimal.isDigits(digits) else { return nil }
+    guard sign == "-" else {
+      throw .invalidValue(
+        "\(quoted) is not a date: an offset counts back from today, as -\(digits)\(text.last!)")
+    }
+    guard let amount = Int(digits), amount <= maximumOffset else {
+      throw .invalidValue(
+        "\(quoted) is too far back: an offset goes back at most \(maximumOffset) \(unit.name)")
+    }
     guard let component = unit.component else {
       return DateArgument(date: now.addingTimeInterval(-Double(amount) * 3600), isWholeDay: false)
     }
@@ -68,30 +97,4 @@ public struct DateArgument: Equatable, Sendable {
     "h": ("hours", nil), "d": ("days", .day), "w": ("weeks", .weekOfYear),
     "m": ("months", .month), "y": ("years", .year),
   ]
-
-  /// What a command says when a date cannot be parsed: for an offset or a year out of
-  /// range, the range; else the forms it takes.
-  public static func problem(_ text: String) -> BowTieError {
-    let trimmed = text.trimmingSpaces().lowercased()
-    let quoted = "'\(text.excerpt)'"
-    if let unit = trimmed.last, let unitName = units[unit]?.name {
-      let sign = trimmed.prefix(while: { $0 == "-" || $0 == "+" })
-      let digits = trimmed.dropFirst(sign.count).dropLast()
-      if PlainDecimal.isDigits(digits) {
-        if sign == "-" {
-          return .invalidValue(
-            "\(quoted) is too far back: an offset goes back at most \(maximumOffset) \(unitName)")
-        }
-        return .invalidValue(
-          "\(quoted) is not a date: an offset counts back from today, as -\(digits)\(unit)")
-      }
-    }
-    let year = trimmed.prefix(while: { $0.isASCII && $0.isNumber })
-    if year.count > 4, trimmed.dropFirst(year.count).first == "-" {
-      return .invalidValue("\(quoted) is not a date: years go from 0001 to 9999")
-    }
-    return .invalidValue(
-      "\(quoted) is not a date: use 2026-11-21, 2026-11-21T08:00:00Z, now, today, yesterday, "
-        + "or -30d, -2w, -3m, -1y, -12h")
-  }
 }

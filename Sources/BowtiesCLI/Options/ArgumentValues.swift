@@ -30,13 +30,12 @@ extension ArgumentValue {
 extension DateArgument: ArgumentValue {
   // Public, as the type is: the protocol extension's `init?(argument:)` is internal.
   public init?(argument: String) {
-    guard let date = DateArgument.parse(argument) else { return nil }
+    guard let date = try? DateArgument.parse(argument) else { return nil }
     self = date
   }
 
   static func parse(_ text: String, option: String?) throws(BowTieError) -> DateArgument {
-    guard let date = DateArgument.parse(text) else { throw DateArgument.problem(text) }
-    return date
+    try DateArgument.parse(text)
   }
 }
 

@@ -23,8 +23,9 @@ struct TieOutput {
   ///
   /// In the POSIX locale (LANG unset, C or POSIX: cron jobs and most scripts) the text
   /// is put together from `localtime_r`, as `date(1)` would: setting up ICU's date
-  /// format costs a `show` more time and memory than its database work. Before 1583 ICU's
-  /// calendar is Julian, so those dates still go through it.
+  /// format costs a `show` more time and memory than its database work. Before 1583 dates
+  /// go through ICU, made proleptic Gregorian as `localtime_r` is, with which this was
+  /// checked only from 1583 on.
   static func day(_ date: Date) -> String {
     if Terminal.localeIdentifier == nil, let text = posixDay(date) { return text }
     return LocalizedText.string(from: date, dateFormatter)
@@ -86,7 +87,7 @@ struct TieOutput {
     "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
   ]
 
-  /// 1583-01-02, a day clear of the Julian calendar in every time zone.
+  /// 1583-01-02, a day clear of the calendars' change (October 1582) in every time zone.
   private static let gregorianOnly = Date(timeIntervalSince1970: -12_212_467_200)
 
   /// A moment as ``dateTimeFormatter`` writes it, for one row after another: `history`'s
@@ -127,6 +128,9 @@ struct TieOutput {
     formatter.dateStyle = .medium
     formatter.timeStyle = time
     formatter.locale = Terminal.locale
+    // Proleptic Gregorian before October 1582, as JSON, CSV and ISO 8601 write those
+    // dates: ICU's Gregorian calendar is Julian before then.
+    formatter.gregorianStartDate = .distantPast
     return formatter
   }
 
