@@ -183,6 +183,25 @@ struct HostileInputTests {
     #expect(leftovers().isEmpty)
     #expect(try Data(contentsOf: backup) == bytes)
   }
+
+  @Test("a seed file over 4 GiB is refused by its length, before it is read: 66")
+  func seedTooLong() throws {
+    let bowties = BowtiesSandbox()
+    let seed = bowties.folder.appendingPathComponent("big.plist")
+    // A plist's beginning, then holes to 5 GiB, which take no room on the disk.
+    try Data("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist version=\"1.0\">\n<array>\n".utf8)
+      .write(to: seed)
+    let handle = try FileHandle(forWritingTo: seed)
+    try handle.truncate(atOffset: 5 << 30)
+    try handle.close()
+    // With 3 GB of address space: a seed read before it is refused runs out of it.
+    let result = try bowties.run(
+      "/usr/bin/prlimit",
+      ["--as=3000000000", BowtiesSandbox.binary.path, "seed", seed.path, "--store", bowties.store])
+    #expect(result.status == 66, "\(result)")
+    #expect(result.stderr == "bowties: cannot read \(seed.path): it is larger than 4096 MiB\n")
+    #expect(!exists(URL(fileURLWithPath: bowties.store)))
+  }
 }
 
 /// Values typed or scripted on the command line, and text from the store on its way to a

@@ -37,11 +37,20 @@ package enum InputFile {
     _ handle: FileHandle, named name: String, limit: Int, acceptsStart: (Data) -> Bool
   ) throws(BowTieError) -> Data {
     let startSize = 64 << 10
+    let tooLarge = BowTieError.inputUnreadable(
+      path: name, reason: "it is larger than \(limit >> 20) MiB")
     var data: Data
     do {
       let origin = try? handle.offset()
       let start = try handle.read(upToCount: startSize) ?? Data()
       guard start.count == startSize, acceptsStart(start) else { return start }
+      // A file says how long it is: one too long is refused before it is read.
+      var info = stat()
+      if let origin, fstat(handle.fileDescriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG,
+        Int64(info.st_size) - Int64(origin) > Int64(limit)
+      {
+        throw tooLarge
+      }
       if let origin, (try? handle.seek(toOffset: origin)) != nil {
         // A file: read again from where it began, in one piece rather than two to join.
         data = try handle.read(upToCount: limit + 1) ?? Data()
@@ -51,12 +60,12 @@ package enum InputFile {
           data.append(more)
         }
       }
+    } catch let error as BowTieError {
+      throw error
     } catch {
       throw .inputUnreadable(path: name, reason: error.reason)
     }
-    guard data.count <= limit else {
-      throw .inputUnreadable(path: name, reason: "it is larger than \(limit >> 20) MiB")
-    }
+    guard data.count <= limit else { throw tooLarge }
     return data
   }
 }
