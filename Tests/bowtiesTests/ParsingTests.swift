@@ -70,6 +70,8 @@ struct ParsingTests {
       (["export", "--output", ""], "--output needs a path"),
       (["report", "--output", "", "--force"], "--output needs a path"),
       (["photo", "R", "--output", ""], "--output needs a path"),
+      (["add", "--name", "Q", "--photo", ""], "--photo needs a path"),
+      (["edit", "R", "--photo", ""], "--photo needs a path"),
     ])
   func usageErrors(_ arguments: [String], _ message: String) {
     #expect {

@@ -41,6 +41,10 @@ struct AttributeOptions: ParsableArguments {
     completion: .file())
   var photo: String?
 
+  func validate() throws {
+    try ValidationError.checkPath(photo, named: "--photo")
+  }
+
   /// Reads and checks the photo file.
   func checkedPhoto() throws(BowTieError) -> CheckedPhoto? {
     guard let photo else { return nil }
