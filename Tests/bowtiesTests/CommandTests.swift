@@ -122,6 +122,18 @@ struct CommandTests {
       NSDictionary(dictionary: json[6]) == NSDictionary(dictionary: show as? [String: Any] ?? [:]))
   }
 
+  @Test("list's rating column is as wide as its longest rating: none is cut, all line up")
+  func listRatings() throws {
+    let bowties = BowtiesSandbox()
+    #expect(try bowties("rate", "R", "4.25").status == 0)
+    #expect(try bowties("rate", "O", "0.125").status == 0)
+    let lines = try bowties("list").stdout.split(separator: "\n")
+    #expect(lines[0] == "R  Red Bow Tie     4.25/5   ★  #EF3024  worn 10×, last Oct 14, 2026")
+    #expect(lines[1].hasPrefix("O  Orange Bow Tie  0.125/5     #F37B1E"))
+    // Where the colour begins, in characters: one column for all seven lines.
+    #expect(Set(lines.map { $0.prefix(while: { $0 != "#" }).count }).count == 1)
+  }
+
   @Test("list and the text report line up names in any script: wide characters, accents")
   func columnsInCells() throws {
     let bowties = BowtiesSandbox()

@@ -51,18 +51,19 @@ extension BowTieStore {
     }
   }
 
-  /// Like ``forEachTie(_:_:)``, but first calls `names` with the search key and name of
-  /// each tie it is about to pass: a listing in columns sizes them before its first line.
-  /// Both readings, one row at a time, see one snapshot.
+  /// Like ``forEachTie(_:_:)``, but first calls `measure` with the search key, name and
+  /// rating of each tie it is about to pass: a listing in columns sizes them before its
+  /// first line. Both readings, one row at a time, see one snapshot.
   public func forEachTie(
-    _ filter: TieFilter, names: (_ key: String, _ name: String) throws -> Void,
+    _ filter: TieFilter,
+    measure: (_ key: String, _ name: String, _ rating: Double) throws -> Void,
     _ body: (BowTie) throws -> Void
   ) throws(BowTieError) {
-    let namesSQL = Self.select("searchKey, name", filter)
+    let namesSQL = Self.select("searchKey, name, rating", filter)
     let tiesSQL = Self.select(BowTie.Columns.listing, filter)
     try read { db in
       try db.forEachRow(namesSQL) { row in
-        try names(try row.decode("searchKey"), try row.decode("name"))
+        try measure(try row.decode("searchKey"), try row.decode("name"), try row.decode("rating"))
       }
       try db.forEachRow(tiesSQL) { row in try body(checkingPhoto(try BowTie(row: row))) }
     }

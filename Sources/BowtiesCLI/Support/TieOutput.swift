@@ -202,25 +202,37 @@ struct TieOutput {
   }
 
   /// Many ties, one line each for people: `list` (``streamJSON(from:_:)`` for scripts).
-  /// The columns are sized in a first reading of the keys and names, and the lines printed
-  /// in a second, one tie at a time, so a million ties need not fit in memory.
+  /// The columns are sized in a first reading of the keys, names and ratings, and the lines
+  /// printed in a second, one tie at a time, so a million ties need not fit in memory.
   func printList(from store: BowTieStore, _ filter: TieFilter) throws {
-    var keyWidth = 1
-    var nameWidth = 1
-    let measure = { (key: String, name: String) in
-      keyWidth = max(keyWidth, TextCells.width(key.withVisibleControlCharacters))
-      nameWidth = max(nameWidth, TextCells.width(name.withVisibleControlCharacters))
+    var widths = ListWidths()
+    let measure = { (key: String, name: String, rating: Double) in
+      widths.key = max(widths.key, TextCells.width(key.withVisibleControlCharacters))
+      widths.name = max(widths.name, TextCells.width(name.withVisibleControlCharacters))
+      widths.rating = max(widths.rating, Self.ratingText(rating).count)
     }
     try StandardOutput.write { output in
-      try store.forEachTie(filter, names: measure) { tie in
-        try listLine(tie, keyWidth: keyWidth, nameWidth: nameWidth, to: &output)
+      try store.forEachTie(filter, measure: measure) { tie in
+        try listLine(tie, widths: widths, to: &output)
       }
     }
   }
 
+  /// The widths of `list`'s columns that depend on the ties: at least "4.5/5" for the
+  /// rating, as wide as the longest (4.25/5) so none is cut.
+  private struct ListWidths {
+    var key = 1
+    var name = 1
+    var rating = 5
+  }
+
+  private static func ratingText(_ rating: Double) -> String {
+    "\(BowTie.formatRating(rating))/5"
+  }
+
   /// One tie's line of `list`.
   private func listLine(
-    _ tie: BowTie, keyWidth: Int, nameWidth: Int, to output: inout DescriptorOutputStream
+    _ tie: BowTie, widths: ListWidths, to output: inout DescriptorOutputStream
   ) throws(BowTieError) {
     warnAbout(tie)
     let worn =
@@ -229,9 +241,9 @@ struct TieOutput {
       : "worn \(tie.timesWorn)×, last \(tie.lastWorn.map(Self.day) ?? "?")"
     let colorColumn = colorText(tie)
     let fields = [
-      TextCells.pad(tie.searchKey.withVisibleControlCharacters, to: keyWidth),
-      TextCells.pad(tie.name.withVisibleControlCharacters, to: nameWidth),
-      "\(BowTie.formatRating(tie.rating))/5".padding(toLength: 5, withPad: " ", startingAt: 0),
+      TextCells.pad(tie.searchKey.withVisibleControlCharacters, to: widths.key),
+      TextCells.pad(tie.name.withVisibleControlCharacters, to: widths.name),
+      TextCells.pad(Self.ratingText(tie.rating), to: widths.rating),
       tie.isFavorite ? "★" : " ",
       // "none" as wide as a hex color, so the wear column lines up under it.
       colorColumn + String(repeating: " ", count: max(0, 7 - colorColumn.count)),
