@@ -8,6 +8,10 @@ import Foundation
 public struct ReportBuilder: Sendable {
   /// How many ties each list shows unless told otherwise (`--limit`).
   public static let defaultLimit = 10
+  /// How many days unworn make a tie stale unless told otherwise (`--stale-days`).
+  public static let defaultStaleDays = 30
+  /// How many months the chart of wears covers unless told otherwise (`--months`).
+  public static let defaultMonths = 12
   /// The list of every tie appears when the store holds at most this many ties, or when
   /// every list is shown whole: beyond it, a mailed report stays a summary.
   public static let allTiesThreshold = 100
@@ -25,7 +29,8 @@ public struct ReportBuilder: Sendable {
   ///   - calendar: whose time zone decides days and months: the process's own (`TZ`) or
   ///     one with a fixed offset (``SQLDialect/dayShift(for:at:)``).
   public init(
-    asOf: Date, staleDays: Int = 30, months: Int = 12, limit: Int? = defaultLimit,
+    asOf: Date, staleDays: Int = defaultStaleDays, months: Int = defaultMonths,
+    limit: Int? = defaultLimit,
     calendar: Calendar = .current
   ) {
     self.asOf = asOf

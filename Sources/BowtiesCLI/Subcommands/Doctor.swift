@@ -26,7 +26,8 @@ extension Bowties {
     @OptionGroup var output: OutputOptions
 
     func run(in context: CommandContext) throws {
-      let (name, checkup) = try storeOptions.checkup(repairing: repair)
+      // As the store is, never created, and upgraded only when repairing.
+      let (name, checkup) = try context.address(storeOptions).checkup(repairing: repair)
       if output.json {
         try TieOutput(json: true).printJSON(CheckupJSON(store: name, checkup: checkup))
       } else {

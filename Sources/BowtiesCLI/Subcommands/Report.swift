@@ -31,12 +31,12 @@ extension Bowties {
     @Option(
       parsing: .unconditional,
       help: ArgumentHelp("A tie not worn for this many days is stale.", valueName: "n"))
-    var staleDays = StaleDays(value: 30)
+    var staleDays = StaleDays(value: ReportBuilder.defaultStaleDays)
 
     @Option(
       parsing: .unconditional,
       help: ArgumentHelp("How many months of wears to chart.", valueName: "n"))
-    var months = ChartMonths(value: 12)
+    var months = ChartMonths(value: ReportBuilder.defaultMonths)
 
     @Option(
       parsing: .unconditional,

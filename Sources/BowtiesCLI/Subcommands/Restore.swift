@@ -29,11 +29,13 @@ extension Bowties {
       try ValidationError.checkPath(path, named: "<path>")
     }
 
-    // Restoring replaces the store without opening it.
-    func run(in _: CommandContext) throws {
+    // Restoring replaces the store without opening it, once the backup is checked and
+    // the user says yes.
+    func run(in context: CommandContext) throws {
       let source = URL(fileURLWithPath: path).standardizedFileURL
-      let restored = try storeOptions.restore(from: source) { () throws(BowTieError) in
-        try confirm(source)
+      let store = try context.address(storeOptions)
+      let restored = try BowTieStore.restore(from: source, to: store) { () throws(BowTieError) in
+        try confirm(source, replacing: store)
       }
       guard let summary = restored else {
         Terminal.note("nothing restored")
@@ -50,10 +52,12 @@ extension Bowties {
 
     /// Asked once the backup is known to be one: a file that is not is refused as such,
     /// on a terminal or not.
-    private func confirm(_ source: URL) throws(BowTieError) -> Bool {
+    private func confirm(_ source: URL, replacing store: any StoreAddress) throws(BowTieError)
+      -> Bool
+    {
       if yes { return true }
       return try Terminal.confirm(
-        "Replace \(try storeOptions.address().nameForQuestion) with the backup \(source.path)?",
+        "Replace \(store.nameForQuestion) with the backup \(source.path)?",
         refusal: "restore asks before replacing the store, which needs a terminal: add --yes")
     }
   }

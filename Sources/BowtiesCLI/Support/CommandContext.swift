@@ -79,6 +79,14 @@ final class CommandContext {
     try closeStores()
   }
 
+  /// Where the store `options` names is: where it was found before the line was parsed,
+  /// when `--store` is the value found then, else worked out from `options`. For the
+  /// commands that do not open it (`doctor`, `restore`) as for those that do.
+  func address(_ options: StoreOptions) throws(BowTieError) -> any StoreAddress {
+    if let known, known.store == options.store { return known.address }
+    return try options.address()
+  }
+
   /// Opens the store `options` names. A store that does not exist yet is created and
   /// filled by `populate`, by default with the sample ties, as the app does on first
   /// launch, and the user is told.
@@ -91,9 +99,7 @@ final class CommandContext {
       store = try replacement()
     } else {
       let created: Bool
-      let address =
-        if let known, known.store == options.store { known.address } else { try options.address() }
-      (store, created) = try BowTieStore.open(address, ifMissing: populate)
+      (store, created) = try BowTieStore.open(address(options), ifMissing: populate)
       if created {
         Terminal.note("created the store \(store.path) with \(try store.count()) ties")
       }
@@ -125,7 +131,7 @@ final class CommandContext {
   func withoutCreating<T>(_ options: StoreOptions, _ body: (BowTieStore) throws -> T) throws
     -> T
   {
-    if replacement == nil, let store = try options.address().storeForDryRun() {
+    if replacement == nil, let store = try address(options).storeForDryRun() {
       open.append(store)
       return try body(store)
     }
