@@ -138,7 +138,8 @@ let package = Package(
     .testTarget(
       name: "bowtiesTests",
       dependencies: [
-        "bowties", "bowties-postgresql", "BowtiesCLI", "BowTieKit", "BowTieModel", "TerminalImage",
+        "bowties", "bowties-postgresql", "BowtiesCLI", "BowTieKit", "BowTieModel", "BowTiePostgres",
+        "TerminalImage",
         "TerminalUI",
         "ImageCodecs", "PropertyLists", "PostgresTestSupport",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -1,6 +1,7 @@
 import ArgumentParser
 import BowTieKit
 import BowTieModel
+import BowTiePostgres
 import Foundation
 import Testing
 
@@ -19,6 +20,21 @@ struct InvocationTests {
   /// The same address: the same engine and place.
   private func same(_ found: (any StoreAddress)?, _ expected: any StoreAddress) -> Bool {
     found.map { String(reflecting: $0) } == String(reflecting: expected)
+  }
+
+  @Test("bowties hands over to bowties-postgresql exactly the stores its engine takes")
+  func handOverRuleIsTheEngines() {
+    // The rule is written twice, since `bowties` does not link the engine: here they meet.
+    let stores = [
+      "postgresql://host/db", "postgres://host/db", "POSTGRESQL://HOST/DB", "Postgres://h",
+      "postgresql://", "postgres:/host/db", "postgresql:host", "postgresq://host",
+      "postgresqlx://host", " postgresql://host", "./postgresql://host", "file.sqlite", "",
+      "/tmp/postgres://x", "postgres", "mysql://host/db",
+    ]
+    for store in stores {
+      #expect(PostgreSQLProgram.takes(store) == PostgresSettings.isURI(store), "\(store)")
+    }
+    #expect(stores.filter(PostgreSQLProgram.takes).count == 5)
   }
 
   @Test("the store found before parsing is the store the parsed command opens")

@@ -36,7 +36,9 @@ enum PostgreSQLProgram {
 
   /// Whether `store` is a location `bowties-postgresql` takes: a PostgreSQL connection URI
   /// (`postgresql://` or `postgres://`), as its engine reads one. A path that merely looks
-  /// like one would otherwise become a folder named `postgresql:`.
+  /// like one would otherwise become a folder named `postgresql:`. The engine's own rule
+  /// (`PostgresSettings.isURI`), which this program does not link, is held to this one by
+  /// `InvocationTests`.
   static func takes(_ store: String) -> Bool {
     let scheme = store.prefix(13).lowercased()
     return scheme.hasPrefix("postgresql://") || scheme.hasPrefix("postgres://")
