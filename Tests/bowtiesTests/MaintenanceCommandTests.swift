@@ -479,6 +479,14 @@ struct MaintenanceCommandTests {
       #expect(refused.status == 66 && refused.stderr.contains("not a usable bowties backup"))
       let missing = try bowties(["restore", "nowhere.sqlite"] + yes)
       #expect(missing.status == 66, "\(missing)")
+      // An empty file is no backup either; not one the next command would make a store of.
+      try Data().write(to: bowties.folder.appendingPathComponent("empty.sqlite"))
+      let empty = try bowties(["restore", "empty.sqlite"] + yes)
+      #expect(empty.status == 66, "\(empty)")
+      #expect(
+        empty.stderr.hasSuffix(
+          "empty.sqlite: not a usable bowties backup: an empty SQLite file, no store in it\n"),
+        "\(empty)")
     }
     #expect(try bowties.sqlite(".dump") == before)
   }

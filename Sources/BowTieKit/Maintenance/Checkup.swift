@@ -42,6 +42,9 @@ public struct Checkup: Sendable, Codable, Equatable {
   /// Whether the schema problem found is only that an older bowties wrote the store: it
   /// is usable once migrated. (Not in `doctor --json`, whose problems say so.)
   public internal(set) var isOlderSchema = false
+  /// Whether the store is a SQLite file without a schema: no store yet, which the next
+  /// command makes, and no backup.
+  public internal(set) var isEmptyFile = false
 
   private enum CodingKeys: String, CodingKey {
     case problems, tiesChecked, photoFilesChecked

@@ -352,8 +352,8 @@ struct BackupFile {
     if let problem = checkup.problems.first(where: {
       $0.kind == .integrity || ($0.kind == .schema && !checkup.isOlderSchema)
     }) {
-      throw .inputUnreadable(
-        path: source.path, reason: "not a usable bowties backup: \(problem.detail)")
+      let detail = checkup.isEmptyFile ? "an empty SQLite file, no store in it" : problem.detail
+      throw .inputUnreadable(path: source.path, reason: "not a usable bowties backup: \(detail)")
     }
   }
 }

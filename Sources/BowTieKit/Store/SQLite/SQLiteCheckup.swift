@@ -47,6 +47,7 @@ extension SQLiteEngine {
       try unlocked?.check()
       // Not another program's database: a store not made yet, which doctor does not make.
       if schema == .notAStore, try queue.read(Schema.isEmpty) {
+        checkup.isEmptyFile = true
         checkup.report(
           .schema, nil,
           "an empty SQLite file, no store yet: the next command makes it one, as it makes a "
