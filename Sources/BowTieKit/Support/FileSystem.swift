@@ -20,7 +20,7 @@ enum FileSystem {
     }
     for folder in missing.reversed() {
       if mkdir(folder.path, 0o700) != 0 && errno != EEXIST {
-        throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+        throw POSIXError.current
       }
     }
   }
@@ -62,7 +62,7 @@ enum FileSystem {
     let temporary = file.deletingLastPathComponent()
       .appendingPathComponent(temporaryPrefix + UUID().text)
     let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
-    guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+    guard descriptor >= 0 else { throw POSIXError.current }
     var output = DescriptorOutputStream(descriptor: descriptor)
     do {
       try body(&output)
@@ -82,12 +82,23 @@ enum FileSystem {
     }
     if failure != 0 {
       unlink(temporary.path)
-      throw POSIXError(POSIXErrorCode(rawValue: failure) ?? .EIO)
+      throw POSIXError(errno: failure)
     }
   }
 }
 
 extension FileSystem {
+  /// "it is a link to T, which is not there", when `url` is a link whose target is
+  /// missing: the path itself is there to see (`ls` lists it), so "no such file" would
+  /// puzzle. Nil for anything else.
+  static func linkToNothing(at url: URL) -> String? {
+    var info = stat()
+    guard stat(url.path, &info) != 0, errno == ENOENT,
+      let target = try? FileManager.default.destinationOfSymbolicLink(atPath: url.path)
+    else { return nil }
+    return "it is a link to \(target), which is not there"
+  }
+
   /// Gives `temporary` the name `file` unless something has it already, then drops the
   /// temporary name: `rename` would replace the other file, `link` fails with `EEXIST`.
   /// Returns 0 or the `errno` of the failure.
@@ -160,7 +171,7 @@ public enum AtomicFile {
   }
 
   /// What an output path names, its links followed.
-  public enum Target: Equatable, Sendable {
+  private enum Target: Equatable {
     /// Nothing: a new file is made there.
     case nothing
     /// A file, at the path its links lead to: replaced whole, with `--force`.
@@ -171,7 +182,7 @@ public enum AtomicFile {
 
   /// What is at `url`, refusing what no output goes to (a folder, a block device, a
   /// socket) and a link to nothing, which is never replaced.
-  public static func target(of url: URL) throws(BowTieError) -> Target {
+  private static func target(of url: URL) throws(BowTieError) -> Target {
     var info = stat()
     guard lstat(url.path, &info) == 0 else {
       if errno == ENOENT { return .nothing }
@@ -180,9 +191,9 @@ public enum AtomicFile {
     var resolved = url
     if info.st_mode & S_IFMT == S_IFLNK {
       guard stat(url.path, &info) == 0 else {
-        let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: url.path)) ?? "?"
         throw .outputUnwritable(
-          path: url.path, reason: "it is a link to \(target), which is not there")
+          path: url.path,
+          reason: FileSystem.linkToNothing(at: url) ?? POSIXError.current.reason)
       }
       // Only a file is replaced, so only a file needs its path; a pipe behind
       // `/dev/stdout` has none.
@@ -217,8 +228,7 @@ public enum AtomicFile {
     try body(&output)
     output.flush()
     if output.failure != 0 {
-      throw .outputUnwritable(
-        path: url.path, reason: POSIXError(POSIXErrorCode(rawValue: output.failure) ?? .EIO).reason)
+      throw .outputUnwritable(path: url.path, reason: POSIXError(errno: output.failure).reason)
     }
   }
 

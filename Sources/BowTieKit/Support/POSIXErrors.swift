@@ -6,8 +6,11 @@ import Foundation
 #endif
 
 extension POSIXError {
+  /// The error a saved `errno` value names; an unknown one reads as an I/O error.
+  init(errno code: Int32) { self.init(POSIXErrorCode(rawValue: code) ?? .EIO) }
+
   /// The error `errno` holds now.
-  static var current: POSIXError { POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+  static var current: POSIXError { POSIXError(errno: errno) }
 }
 
 extension Error {

@@ -151,14 +151,9 @@ extension SQLiteEngine {
     var info = stat()
     guard stat(url.path, &info) == 0 else {
       let failure = POSIXError.current
-      if failure.code == .ENOENT,
-        let target = try? FileManager.default.destinationOfSymbolicLink(atPath: url.path)
-      {
+      if let link = FileSystem.linkToNothing(at: url) {
         throw .storeUnreadable(
-          path: url.path,
-          reason:
-            "it is a link to \(target), which is not there; bowties makes no new store through a link"
-        )
+          path: url.path, reason: link + "; bowties makes no new store through a link")
       }
       throw .storeUnreadable(path: url.path, reason: failure.reason)
     }
@@ -355,8 +350,7 @@ extension SQLiteEngine {
       place: linkIntoPlace)
     if linkError == EEXIST { return nil }
     if linkError != 0 {
-      throw .storeNotWritable(
-        path: url.path, reason: POSIXError(POSIXErrorCode(rawValue: linkError) ?? .EIO).reason)
+      throw .storeNotWritable(path: url.path, reason: POSIXError(errno: linkError).reason)
     }
     // The new name is durable only once the folder's entries are.
     try? FileSystem.synchronize(url.deletingLastPathComponent())
