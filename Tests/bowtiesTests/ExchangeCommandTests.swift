@@ -51,6 +51,36 @@ struct ExchangeCommandTests {
     #expect(try prices(other) == prices(bowties.store))
   }
 
+  @Test("the notes of seed, export, backup and restore count one tie as one tie")
+  func countsOfOne() throws {
+    let bowties = BowtiesSandbox()
+    let plist = bowties.folder.appendingPathComponent("one.plist")
+    try Data(
+      """
+      <?xml version="1.0" encoding="UTF-8"?>
+      <plist version="1.0"><array><dict>
+      <key>name</key><string>Only Tie</string><key>searchKey</key><string>T</string>
+      <key>rating</key><real>3</real><key>timesWorn</key><integer>0</integer>
+      <key>isFavorite</key><false/><key>url</key><string>https://example.com</string>
+      <key>tintColor</key><dict><key>red</key><integer>25</integer>
+      <key>green</key><integer>50</integer><key>blue</key><integer>75</integer></dict>
+      </dict></array></plist>
+      """.utf8
+    ).write(to: plist)
+    let seeded = try bowties("seed", plist.path, "--no-photos")
+    #expect(seeded.status == 0, "\(seeded)")
+    #expect(seeded.stderr == "bowties: created the store \(bowties.store) with 1 tie\n")
+    let folder = bowties.folder.appendingPathComponent("out/")
+    let exported = try bowties("export", "--output", folder.path + "/")
+    #expect(exported.stdout == "exported 1 tie and 0 photos to \(folder.path)\n", "\(exported)")
+    let backup = bowties.folder.appendingPathComponent("back.sqlite").path
+    let backedUp = try bowties("backup", backup)
+    #expect(backedUp.stdout == "backed up 1 tie and 0 photo files to \(backup)\n", "\(backedUp)")
+    let restored = try bowties("restore", backup, "--yes")
+    #expect(
+      restored.stdout == "restored 1 tie and 0 photo files into \(bowties.store)\n", "\(restored)")
+  }
+
   @Test("an export folder holds SampleData.plist and images/, and seeds as it is")
   func folders() throws {
     let bowties = try richStore()

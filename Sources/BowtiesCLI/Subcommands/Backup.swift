@@ -35,7 +35,7 @@ extension Bowties {
         try TieOutput(json: true).printJSON(summary)
       } else {
         try StandardOutput.printLines(
-          "backed up \(summary.ties) ties and \(summary.photoFiles) photo files to \(summary.path)")
+          "backed up \(counted(summary.ties, "tie")) and \(counted(summary.photoFiles, "photo file")) to \(summary.path)")
       }
     }
   }

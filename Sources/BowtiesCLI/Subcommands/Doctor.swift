@@ -33,8 +33,8 @@ extension Bowties {
       } else {
         try StandardOutput.write { output in
           output.printLine(
-            "checked \(name): \(count(checkup.tiesChecked, "tie")), "
-              + "\(count(checkup.photoFilesChecked, "photo file"))")
+            "checked \(name): \(counted(checkup.tiesChecked, "tie")), "
+              + "\(counted(checkup.photoFilesChecked, "photo file"))")
           for problem in checkup.problems {
             let status = problem.repaired ? "repaired" : "problem "
             let subject = problem.subject.map { "\($0): " } ?? ""
@@ -44,14 +44,10 @@ extension Bowties {
           output.printLine(
             remaining == 0
               ? "healthy"
-              : "\(count(remaining, "problem")) \(remaining == 1 ? "remains" : "remain")")
+              : "\(counted(remaining, "problem")) \(remaining == 1 ? "remains" : "remain")")
         }
       }
       if !checkup.isHealthy { throw ExitCode(ExitStatus.invalidData) }
-    }
-
-    private func count(_ number: Int, _ noun: String) -> String {
-      "\(number) \(noun)\(number == 1 ? "" : "s")"
     }
   }
 }

@@ -73,7 +73,7 @@ extension Bowties {
       let summary = try exporter.write(
         from: store, intoFolder: folder, replacing: outputFile.force, warn: warn)
       try StandardOutput.printLines(
-        "exported \(summary.ties) ties and \(summary.photoFiles) photos to \(folder.path)")
+        "exported \(counted(summary.ties, "tie")) and \(counted(summary.photoFiles, "photo")) to \(folder.path)")
     }
   }
 }

@@ -45,7 +45,7 @@ extension Bowties {
         try TieOutput(json: true).printJSON(summary)
       } else {
         try StandardOutput.printLines(
-          "restored \(summary.ties) ties and \(summary.photoFiles) photo files into \(summary.path)"
+          "restored \(counted(summary.ties, "tie")) and \(counted(summary.photoFiles, "photo file")) into \(summary.path)"
         )
       }
     }

@@ -101,7 +101,7 @@ final class CommandContext {
       let created: Bool
       (store, created) = try BowTieStore.open(address(options), ifMissing: populate)
       if created {
-        Terminal.note("created the store \(store.path) with \(try store.count()) ties")
+        Terminal.note("created the store \(store.path) with \(counted(try store.count(), "tie"))")
       }
     }
     open.append(store)
