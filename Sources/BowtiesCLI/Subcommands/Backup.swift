@@ -34,8 +34,9 @@ extension Bowties {
       if output.json {
         try TieOutput(json: true).printJSON(summary)
       } else {
+        let photos = counted(summary.photoFiles, "photo file")
         try StandardOutput.printLines(
-          "backed up \(counted(summary.ties, "tie")) and \(counted(summary.photoFiles, "photo file")) to \(summary.path)")
+          "backed up \(counted(summary.ties, "tie")) and \(photos) to \(summary.path)")
       }
     }
   }

@@ -72,8 +72,9 @@ extension Bowties {
       let folder = URL(fileURLWithPath: output, isDirectory: true)
       let summary = try exporter.write(
         from: store, intoFolder: folder, replacing: outputFile.force, warn: warn)
+      let photos = counted(summary.photoFiles, "photo")
       try StandardOutput.printLines(
-        "exported \(counted(summary.ties, "tie")) and \(counted(summary.photoFiles, "photo")) to \(folder.path)")
+        "exported \(counted(summary.ties, "tie")) and \(photos) to \(folder.path)")
     }
   }
 }

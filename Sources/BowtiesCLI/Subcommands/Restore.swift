@@ -44,9 +44,9 @@ extension Bowties {
       if output.json {
         try TieOutput(json: true).printJSON(summary)
       } else {
+        let photos = counted(summary.photoFiles, "photo file")
         try StandardOutput.printLines(
-          "restored \(counted(summary.ties, "tie")) and \(counted(summary.photoFiles, "photo file")) into \(summary.path)"
-        )
+          "restored \(counted(summary.ties, "tie")) and \(photos) into \(summary.path)")
       }
     }
 
