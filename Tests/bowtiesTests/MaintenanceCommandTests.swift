@@ -491,6 +491,71 @@ struct MaintenanceCommandTests {
     #expect(try bowties.sqlite(".dump") == before)
   }
 
+  @Test(
+    "doctor reports what another program did to the schema; restore refuses such a backup, and any doctor reports a problem in",
+    arguments: [
+      (
+        "CREATE TRIGGER evil AFTER INSERT ON wearEvent BEGIN DELETE FROM bowTie WHERE id <> NEW.tieId; END",
+        66, "not a usable bowties backup: trigger evil on wearEvent is not one of bowties' own"
+      ),
+      (
+        "DROP TRIGGER wearEvent_afterInsert",
+        66,
+        "not a usable bowties backup: trigger wearEvent_afterInsert on wearEvent is missing; --repair makes it again"
+      ),
+      (
+        "DROP TRIGGER wearEvent_afterDelete; CREATE TRIGGER wearEvent_afterDelete AFTER DELETE ON wearEvent BEGIN SELECT 1; END",
+        66,
+        "not a usable bowties backup: trigger wearEvent_afterDelete on wearEvent is not as bowties made it"
+      ),
+      ("CREATE VIEW ties AS SELECT * FROM bowTie", 66, "view ties is not one of bowties' own"),
+      ("CREATE TABLE notes (text)", 66, "table notes is not one of bowties' own"),
+      (
+        "UPDATE undoEntry SET change = '{not json'",
+        65, "doctor reports undo entry 1: cannot be read"
+      ),
+      (
+        "UPDATE bowTie SET lastWorn = '2459000.5' WHERE searchKey = 'R'",
+        65, "a row's date '2459000.5' cannot be read"
+      ),
+    ])
+  func restoreRefusesWhatDoctorReports(change: String, status: Int32, message: String) throws {
+    let bowties = BowtiesSandbox()
+    try bowties("wear", "R")
+    #expect(try bowties("backup", "backup.sqlite").status == 0)
+    let backup = bowties.folder.appendingPathComponent("backup.sqlite").path
+    let changed = try bowties.run("/usr/bin/sqlite3", [backup, change])
+    try #require(changed.status == 0, "\(changed)")
+    let doctor = try bowties(["doctor"], store: backup)
+    #expect(doctor.status == 65, "\(doctor)")
+    if status == 66 {
+      #expect(doctor.stdout.contains("problem   schemaObject  "), "\(doctor)")
+    }
+    let before = try bowties.sqlite(".dump")
+    let restored = try bowties("restore", backup, "--yes")
+    #expect(restored.status == status, "\(restored)")
+    #expect(restored.stderr.contains(message), "\(restored)")
+    #expect(try bowties.sqlite(".dump") == before)
+    try bowties("wear", "O")
+    #expect(try bowties.sqlite("SELECT count(*) FROM bowTie") == "7\n")
+    // --repair makes a missing trigger of bowties' again; it repairs nothing, and changes
+    // nothing, where another program's trigger or view would run or be read.
+    let schema = try bowties.run("/usr/bin/sqlite3", [backup, ".schema"])
+    let repair = try bowties(["doctor", "--repair"], store: backup)
+    let missing = message.hasSuffix("--repair makes it again")
+    #expect(repair.status == (missing || status == 65 ? 0 : 65), "\(repair)")
+    #expect(repair.stdout.contains("repaired  ") == (missing || status == 65), "\(repair)")
+    if status == 66 && !missing {
+      #expect(try bowties.run("/usr/bin/sqlite3", [backup, ".schema"]).stdout == schema.stdout)
+    }
+    if missing {
+      #expect(
+        try bowties.run("/usr/bin/sqlite3", [backup, ".schema"]).stdout
+          .contains("CREATE TRIGGER wearEvent_afterInsert"))
+      #expect(try bowties("restore", backup, "--yes").status == 0)
+    }
+  }
+
   @Test("remove of a tie that is not there says so, with or without a terminal")
   func removeMissing() throws {
     let bowties = BowtiesSandbox()

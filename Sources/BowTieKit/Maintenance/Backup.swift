@@ -51,7 +51,11 @@ enum BackupContents {
         reason: "it refers to a photo file named '\(name)', which is not a photo file name")
     }
     try db.forEachRow("SELECT * FROM undoEntry ORDER BY id") { row in
-      if let entry = try? UndoEntry(row: row), let problem = entry.problem() {
+      guard let entry = try? UndoEntry(row: row) else {
+        throw BowTieError.invalidBackup(
+          path: source.path, reason: "its undo entry \(row["id"]) cannot be read")
+      }
+      if let problem = entry.problem() {
         throw BowTieError.invalidBackup(
           path: source.path, reason: "its undo entry \(entry.id ?? 0) \(problem)")
       }

@@ -10,6 +10,10 @@ public struct Checkup: Sendable, Codable, Equatable {
       case integrity
       /// The schema is from a newer bowties, behind this one, or not a bowties store.
       case schema
+      /// The schema holds a table, index, trigger or view bowties' migrations did not make,
+      /// lacks one they made, or holds one changed: another program's work, which nothing
+      /// repairs, and which keeps `--repair` from writing to the store at all.
+      case schemaObject
       /// A stored color archive cannot be decoded.
       case color
       /// A tie's external photo file is missing, or its content changed.

@@ -289,10 +289,11 @@ struct BackupFile {
   /// version can read, and what it holds safe to restore.
   ///
   /// - Throws: `inputUnreadable` (66) for a file that is not a bowties store this version
-  ///   can read, or is damaged; `invalidBackup` (65) for one whose photo names or undo
-  ///   entries would reach outside the store.
+  ///   can read, is damaged, or has a schema bowties did not make; `invalidBackup` (65) for
+  ///   one holding anything else `doctor` reports, such as photo names or undo entries that
+  ///   would reach outside the store.
   init(checking source: URL) throws(BowTieError) {
-    try Self.checkIntegrity(of: source)
+    let isOlder = try Self.checkIntegrity(of: source)
     let photos = PhotoStorage(directory: StoreLocation.externalDataDirectory(forStoreAt: source))
     var opened: DatabaseQueue?
     var temporary: URL?
@@ -313,6 +314,12 @@ struct BackupFile {
         try unlocked?.check()
         engine = SQLiteEngine(queue, photos: photos, displayName: source.path)
         try engine.migrate(lockFile: nil)
+      }
+      // An older store's rows are checked once it is upgraded, as doctor checks them.
+      if isOlder {
+        var contents = Checkup()
+        try BowTieStore(engine: engine).checkContents(&contents, repairing: false)
+        try Self.refuse(contents, source: source)
       }
       let names = try engine.read { db in try BackupContents.check(db, source: source) }
       self.init(engine: engine, photoNames: names, temporary: temporary)
@@ -339,8 +346,10 @@ struct BackupFile {
     for suffix in SQLiteStoreFile.fileSuffixes { unlink(file.path + suffix) }
   }
 
-  /// Refuses a file that is not a bowties store this version can read, or is damaged.
-  private static func checkIntegrity(of source: URL) throws(BowTieError) {
+  /// Refuses a file that is not a bowties store this version can read, is damaged, or holds
+  /// anything `doctor` reports; returns whether its schema is an older bowties', whose rows
+  /// are checked once it is upgraded.
+  private static func checkIntegrity(of source: URL) throws(BowTieError) -> Bool {
     let checkup: Checkup
     do {
       checkup = try SQLiteEngine.checkup(at: source, repairing: false)
@@ -348,12 +357,36 @@ struct BackupFile {
       guard case .storeUnreadable(_, let reason) = error else { throw error }
       throw .inputUnreadable(path: source.path, reason: reason)
     }
-    // An older bowties' store is fine: it is migrated, in a copy.
-    if let problem = checkup.problems.first(where: {
-      $0.kind == .integrity || ($0.kind == .schema && !checkup.isOlderSchema)
-    }) {
-      let detail = checkup.isEmptyFile ? "an empty SQLite file, no store in it" : problem.detail
-      throw .inputUnreadable(path: source.path, reason: "not a usable bowties backup: \(detail)")
+    if checkup.isEmptyFile {
+      throw .inputUnreadable(
+        path: source.path,
+        reason: "not a usable bowties backup: an empty SQLite file, no store in it")
     }
+    try refuse(checkup, source: source)
+    return checkup.isOlderSchema
   }
+
+  /// Refuses a backup in which `checkup` found a problem: what makes it no usable store with
+  /// 66, anything else with 65, naming the first. An older schema is no problem (it is
+  /// upgraded, in a copy), nor a photo file no tie uses (only the photos the ties and undo
+  /// entries name are restored), nor a color that cannot be decoded (the store it came from
+  /// had it too, and every command but `edit --color` shows that tie without it).
+  private static func refuse(_ checkup: Checkup, source: URL) throws(BowTieError) {
+    let problems = checkup.problems.filter {
+      ![.orphanedPhoto, .color].contains($0.kind)
+        && !($0.kind == .schema && checkup.isOlderSchema)
+    }
+    let unusable: Set<Checkup.Problem.Kind> = [.integrity, .schema, .schemaObject]
+    let first = problems.first(where: { unusable.contains($0.kind) }) ?? problems.first
+    guard let problem = first else { return }
+    let more = problems.count > 1 ? " (and \(problems.count - 1) more)" : ""
+    if unusable.contains(problem.kind) {
+      throw .inputUnreadable(
+        path: source.path, reason: "not a usable bowties backup: \(problem.detail)\(more)")
+    }
+    let subject = problem.subject.map { "\($0): " } ?? ""
+    throw .invalidBackup(
+      path: source.path, reason: "doctor reports \(subject)\(problem.detail)\(more)")
+  }
+
 }

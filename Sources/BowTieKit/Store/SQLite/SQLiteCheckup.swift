@@ -18,6 +18,8 @@ extension SQLiteEngine {
   static func checkup(at url: URL, repairing: Bool) throws(BowTieError) -> Checkup {
     _ = try BowTie.colorTransformer()
     var checkup = Checkup()
+    var repairing = repairing
+    var recreate: [SQL] = []
     try refuseAllButFile(at: url)
     guard access(url.path, R_OK) == 0 else {
       throw .storeUnreadable(path: url.path, reason: "permission denied")
@@ -54,6 +56,20 @@ extension SQLiteEngine {
             + "missing store")
         return checkup
       }
+      switch schema {
+      case .current, .older:
+        let differences = try queue.read(Schema.differences)
+        try unlocked?.check()
+        // Each statement of a repair, or of an upgrade, would run another program's triggers.
+        if differences.contains(where: \.isForeign) { repairing = false }
+        for difference in differences {
+          let repairs = repairing && difference.recreate != nil
+          let advice = difference.recreate != nil && !repairs ? "; --repair makes it again" : ""
+          checkup.report(.schemaObject, nil, difference.line + advice, repaired: repairs)
+          if repairs, let sql = difference.recreate { recreate.append(sql) }
+        }
+      case .newer, .notAStore: break
+      }
       guard checkup.report(schema: schema, repairing: repairing) else { return checkup }
       if !repairing {
         try BowTieStore(engine: SQLiteEngine(opened: queue, at: url, unlocked: unlocked))
@@ -73,9 +89,16 @@ extension SQLiteEngine {
       throw storeError(error, path: url.path)
     }
     // Opening it to write migrates an older schema.
-    let store = BowTieStore(engine: try open(at: url).engine)
+    let engine = try open(at: url).engine
+    let store = BowTieStore(engine: engine)
     defer { try? store.closeDatabase() }
     try store.checkContents(&checkup, repairing: true)
+    // Last, so that the rows are repaired as they stood.
+    if !recreate.isEmpty {
+      try engine.write(rollingBack: false) { db, _ in
+        for sql in recreate { try db.execute(sql) }
+      }
+    }
     return checkup
   }
 }

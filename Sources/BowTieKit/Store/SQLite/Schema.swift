@@ -235,6 +235,90 @@ enum Schema {
     return tables == ownTables.count ? state : .notAStore
   }
 
+  /// A way the schema of a store differs from what its migrations make.
+  struct Difference {
+    /// One line for `doctor`: "trigger t on wearEvent is not one of bowties' own".
+    var line: String
+    /// Another program's object, or one of bowties' that another program changed.
+    var isForeign: Bool
+    /// The SQL that makes a missing index, trigger or view again.
+    var recreate: SQL?
+  }
+
+  /// What the schema of the bowties store in `db` holds that no migration makes, lacks of
+  /// what its applied migrations made, or holds changed: another program's trigger would
+  /// run inside bowties' own statements. Each index, trigger and view is compared by the
+  /// SQL SQLite keeps for it with what the migrations make of a new database, one after
+  /// another; tables by name only, since an upgrade alters their SQL. SQLite's own objects
+  /// (`sqlite_stat1`, automatic indexes) aside. Empty for a schema with migrations this
+  /// bowties does not know.
+  static func differences(_ db: Database) throws -> [Difference] {
+    let migrator = migrator
+    let applied = try migrator.appliedIdentifiers(db)
+    guard applied.isSubset(of: migrator.migrations) else { return [] }
+    // Each object any migration makes: which made it first, and each SQL it ever had.
+    let made = try DatabaseQueue()
+    var madeBy: [String: String] = [:]
+    var texts: [String: Set<String?>] = [:]
+    var last: [String: SchemaObject] = [:]
+    for migration in migrator.migrations {
+      try migrator.migrate(made, upTo: migration)
+      last = try made.read(objects)
+      for (key, object) in last {
+        if madeBy[key] == nil { madeBy[key] = migration }
+        texts[key, default: []].insert(object.sql)
+      }
+    }
+    let present = try objects(db)
+    var differences: [Difference] = []
+    for (key, object) in present.sorted(by: { $0.key < $1.key }) {
+      guard let known = texts[key] else {
+        differences.append(
+          Difference(line: "\(object) is not one of bowties' own", isForeign: true))
+        continue
+      }
+      if object.type != "table" && !known.contains(object.sql) {
+        differences.append(
+          Difference(line: "\(object) is not as bowties made it", isForeign: true))
+      }
+    }
+    for (key, object) in last.sorted(by: { $0.key < $1.key })
+    where present[key] == nil && madeBy[key].map(applied.contains) == true {
+      let recreate = object.type == "table" ? nil : object.sql.map { SQL(sql: $0) }
+      differences.append(
+        Difference(line: "\(object) is missing", isForeign: false, recreate: recreate))
+    }
+    return differences
+  }
+
+  /// A table, index, trigger or view, as `sqlite_master` describes it.
+  private struct SchemaObject: CustomStringConvertible {
+    var type: String
+    var name: String
+    var table: String
+    var sql: String?
+
+    var description: String {
+      type == "index" || type == "trigger" ? "\(type) \(name) on \(table)" : "\(type) \(name)"
+    }
+  }
+
+  /// The objects of the schema in `db` by type and name, SQLite's own aside.
+  private static func objects(_ db: Database) throws -> [String: SchemaObject] {
+    let rows = try Row.fetchAll(
+      db,
+      sql: """
+        SELECT type, name, tbl_name, sql FROM sqlite_master
+        WHERE name NOT LIKE 'sqlite\\_%' ESCAPE '\\'
+        """)
+    var objects: [String: SchemaObject] = [:]
+    for row in rows {
+      let object = SchemaObject(type: row[0], name: row[1], table: row[2], sql: row[3])
+      objects["\(object.type) \(object.name)"] = object
+    }
+    return objects
+  }
+
   /// Whether the database has no schema at all: a file just made, which becomes a store.
   static func isEmpty(_ db: Database) throws -> Bool {
     try Bool.fetchOne(db, sql: "SELECT NOT EXISTS (SELECT 1 FROM sqlite_master)") == true
