@@ -46,6 +46,40 @@ struct FailureTests {
     }
   }
 
+  @Test("seeds of different ties started at once on a missing store: every tie is stored")
+  func concurrentSeedsCreatingTheStore() throws {
+    // Each round a race: the seed whose new store lost the race to be put in place seeds
+    // the one that won, as it would any store.
+    for _ in 0..<5 {
+      let bowties = BowtiesSandbox()
+      let processes = try ["A", "B", "C"].map { name in
+        let plist = bowties.folder.appendingPathComponent("\(name).plist")
+        let ties = (0..<5).map { index in
+          [
+            "name": "Race \(name)\(index)", "searchKey": "\(name)\(index)", "rating": 3,
+            "timesWorn": 0, "isFavorite": false, "url": "https://example.com",
+            "tintColor": ["red": 1, "green": 2, "blue": 3],
+          ] as [String: Any]
+        }
+        try PropertyListSerialization.data(fromPropertyList: ties, format: .xml, options: 0)
+          .write(to: plist)
+        let process = bowties.processes(1, "seed", plist.path, "--no-photos")[0]
+        process.standardOutput = Pipe()
+        return process
+      }
+      for process in processes { try process.run() }
+      let outputs = processes.map { process in
+        let pipe = process.standardOutput as? Pipe
+        return String(
+          decoding: (try? pipe?.fileHandleForReading.readToEnd()) ?? Data(), as: UTF8.self)
+      }
+      for process in processes { process.waitUntilExit() }
+      #expect(processes.allSatisfy { $0.terminationStatus == 0 })
+      #expect(outputs == Array(repeating: "added 5, replaced 0, skipped 0\n", count: 3))
+      #expect(try bowties.sqlite("SELECT count(*) FROM bowTie") == "15\n")
+    }
+  }
+
   @Test("an empty file another program holds a write lock on: bowties waits for it, then fills it")
   func emptyFileUnderAnotherWriter() throws {
     let bowties = BowtiesSandbox()

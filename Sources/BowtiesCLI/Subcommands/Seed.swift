@@ -73,13 +73,15 @@ extension Bowties {
       }
       let bar = entries.count >= 1_000 ? ProgressBar("seeding") : nil
       let progress = bar.map { bar in { (done: Int, total: Int) in bar.update(done, of: total) } }
-      // A new store is created with just these entries, atomically.
+      // A new store is created with just these entries, atomically; unless another process
+      // created it first, into which they go as into any store.
       var seededOnCreation: SeedSummary?
-      let store = try context.open(storeOptions) {
+      let (store, created) = try context.openOrCreate(storeOptions) {
         seededOnCreation = try $0.seed(entries, replacing: replace, progress: progress)
       }
       let summary =
-        try seededOnCreation ?? store.seed(entries, replacing: replace, progress: progress)
+        try (created ? seededOnCreation : nil)
+        ?? store.seed(entries, replacing: replace, progress: progress)
       bar?.finish()
       if output.json {
         try TieOutput(json: true).printJSON(summary)

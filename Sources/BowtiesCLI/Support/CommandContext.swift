@@ -94,18 +94,27 @@ final class CommandContext {
     _ options: StoreOptions,
     populate: (BowTieStore) throws -> Void = { try $0.seed(SampleData.entries()) }
   ) throws -> BowTieStore {
+    try openOrCreate(options, populate: populate).store
+  }
+
+  /// ``open(_:populate:)``, saying whether this process created the store. `populate` may
+  /// have run for nothing: on a store that another process, creating it at the same time,
+  /// put in place first, and which is the one opened.
+  func openOrCreate(
+    _ options: StoreOptions, populate: (BowTieStore) throws -> Void
+  ) throws -> (store: BowTieStore, created: Bool) {
     let store: BowTieStore
+    var created = false
     if let replacement {
       store = try replacement()
     } else {
-      let created: Bool
       (store, created) = try BowTieStore.open(address(options), ifMissing: populate)
       if created {
         Terminal.note("created the store \(store.path) with \(counted(try store.count(), "tie"))")
       }
     }
     open.append(store)
-    return store
+    return (store, created)
   }
 
   /// Closes `store`, which this context opened from `options`, and opens that store again:
