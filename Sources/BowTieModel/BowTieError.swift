@@ -9,7 +9,8 @@ public enum BowTieError: Error, Equatable, Sendable {
 
   /// No tie matches what the user typed.
   case noSuchTie(String)
-  /// Several ties match what the user typed; `candidates` are their names.
+  /// Several ties match what the user typed; `candidates` are their names, eleven standing
+  /// for more than ten, of which ten are listed.
   case ambiguousTie(String, candidates: [String])
 
   // MARK: Invalid data
@@ -90,8 +91,10 @@ extension BowTieError: LocalizedError {
     case .noSuchTie(let query):
       return "no tie matches '\(query.excerpt)'"
     case .ambiguousTie(let query, let candidates):
-      return
-        "'\(query.excerpt)' matches \(candidates.count) ties: \(candidates.joined(separator: ", "))"
+      let listed = candidates.prefix(10).joined(separator: ", ")
+      return candidates.count > 10
+        ? "'\(query.excerpt)' matches more than 10 ties: \(listed), …"
+        : "'\(query.excerpt)' matches \(candidates.count) ties: \(listed)"
     case .invalidTie(let name, let failure):
       return name.trimmingSpaces().isEmpty ? "\(failure)" : "\(name.excerpt): \(failure)"
     case .invalidSeedEntry(let index, let name, let key, let reason):

@@ -289,6 +289,15 @@ struct CommandTests {
     #expect(ambiguous.status == 1)
     #expect(
       ambiguous.stderr == "bowties: 'cafe' matches 2 ties: Café Bow Tie (C1), Café Noir (C2)\n")
+    // Ten are listed, and more than ten are not counted as ten.
+    for number in 1...11 {
+      try bowties("add", "--name", "Café \(number)", "--key", "K\(number)", "--color", "red")
+    }
+    let many = try bowties("show", "café")
+    #expect(many.status == 1)
+    #expect(
+      many.stderr.hasPrefix("bowties: 'café' matches more than 10 ties: Café 1 (K1), ")
+        && many.stderr.hasSuffix(", …\n"), "\(many)")
   }
 
   @Test("help and unknown options follow the usage conventions")

@@ -114,7 +114,7 @@ extension BowTieStore {
     let exact = try ties(where: "canonicalName = \(canonical)", limit: 11)
     if exact.count == 1 { return exact[0] }
     if exact.count > 1 {
-      throw BowTieError.ambiguousTie(query, candidates: exact.prefix(10).map(\.label))
+      throw BowTieError.ambiguousTie(query, candidates: exact.map(\.label))
     }
     // A range on the indexed column finds every name that starts with the prefix.
     let prefixed = try ties(
@@ -123,7 +123,7 @@ extension BowTieStore {
     switch prefixed.count {
     case 0: throw BowTieError.noSuchTie(query)
     case 1: return prefixed[0]
-    default: throw BowTieError.ambiguousTie(query, candidates: prefixed.prefix(10).map(\.label))
+    default: throw BowTieError.ambiguousTie(query, candidates: prefixed.map(\.label))
     }
   }
 }
