@@ -219,6 +219,26 @@ struct BrowseScenarios {
     try expectEnded(pane, status: 0)
   }
 
+  func closesARatingPromptWhoseTieIsRemoved() throws {
+    try prepare()
+    let pane = try browse()
+    defer { pane.stop() }
+    try expect(pane, "Red Bow Tie")
+    try pane.send("r")
+    try pane.send("1")
+    try expect(pane, "Rating for Red Bow Tie (0 to 5, now 4): 1")
+    try expectShown(pane, "Red Bow Tie was removed by another process: nothing rated") {
+      let removed = try bowties(["remove", "R", "--yes"], store: store)
+      try #require(removed.status == 0, "\(removed)")
+    }
+    // Enter no longer confirms a rating: on the main screen it does nothing.
+    try pane.send("Enter")
+    try pane.send("q")
+    try expectEnded(pane, status: 0)
+    let orange = try bowties(["show", "O", "--json"], store: store)
+    #expect(orange.stdout.contains("\"rating\" : 3.5"), "\(orange)")
+  }
+
   func redrawsWhenResized() throws {
     try prepare()
     let pane = try browse(columns: 100, rows: 30)
@@ -438,6 +458,9 @@ struct BrowseSQLiteTests {
 
   @Test("another process's wear shows within 2 seconds, no key pressed")
   func live() throws { try scenarios.showsAnotherProcessChange() }
+
+  @Test("a rating prompt whose tie another process removes closes, and rates no other tie")
+  func promptOfARemovedTie() throws { try scenarios.closesARatingPromptWhoseTieIsRemoved() }
 
   @Test("a resize redraws; at 60 × 20 the details stay, without the photo")
   func resize() throws { try scenarios.redrawsWhenResized() }

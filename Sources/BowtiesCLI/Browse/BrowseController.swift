@@ -28,8 +28,8 @@ final class BrowseController {
 
   enum Mode: Equatable {
     case main
-    /// `r`: the rating typed so far, and why the last one was refused.
-    case rating(field: String, refusal: String?)
+    /// `r`: the tie it rates, the rating typed so far, and why the last one was refused.
+    case rating(tie: BowTie, field: String, refusal: String?)
     /// `/`: the TIE typed so far, and why the last one found none.
     case finding(field: String, refusal: String?)
     case help
@@ -65,6 +65,12 @@ final class BrowseController {
     try load(window.segment.map { .tie($0) } ?? .first)
     let changed =
       window.tie != before.tie || window.before != before.before || window.after != before.after
+    // A prompt rates the tie it was opened on: when another process removed it, the prompt
+    // closes rather than rate the tie that took its place.
+    if case .rating(let tie, _, _) = mode, window.tie?.id != tie.id {
+      mode = .main
+      message = "\(tie.name) was removed by another process: nothing rated"
+    }
     if changed { onChange() }
     return changed
   }
@@ -109,11 +115,11 @@ final class BrowseController {
     case .help:
       mode = .main
       return .stay
-    case .rating(let field, let refusal):
+    case .rating(let tie, let field, let refusal):
       switch edit(field, with: key) {
-      case .editing(let text): mode = .rating(field: text, refusal: refusal)
+      case .editing(let text): mode = .rating(tie: tie, field: text, refusal: refusal)
       case .cancelled: mode = .main
-      case .confirmed(let text): try confirmRating(text)
+      case .confirmed(let text): try confirmRating(text, of: tie)
       }
       return .stay
     case .finding(let field, let refusal):
@@ -153,7 +159,7 @@ final class BrowseController {
         return "wore \(worn.name): worn \(worn.timesWorn) times, last \(TieOutput.day(Date()))"
       }
     case .character("r"):
-      if window.tie != nil { mode = .rating(field: "", refusal: nil) }
+      if let tie = window.tie { mode = .rating(tie: tie, field: "", refusal: nil) }
     case .character("f"):
       try change { tie throws(BowTieError) in
         let changed = try store.favorite(tie.id.uuidString, .toggle)
@@ -203,18 +209,19 @@ final class BrowseController {
     }
   }
 
-  private func confirmRating(_ text: String) throws(BowTieError) {
+  private func confirmRating(_ text: String, of tie: BowTie) throws(BowTieError) {
     let rating: Double
     do {
       rating = try BowTie.parseRating(text)
     } catch {
       // As the app's alert: asked again, the field empty, the reason given.
-      mode = .rating(field: "", refusal: error.localizedDescription)
+      mode = .rating(tie: tie, field: "", refusal: error.localizedDescription)
       return
     }
     mode = .main
-    try change { tie throws(BowTieError) in
-      let previous = tie.rating
+    try change { onScreen throws(BowTieError) in
+      let previous = onScreen.id == tie.id ? onScreen.rating : tie.rating
+      // By the id of the tie the prompt was opened on: if it is gone, the store says so.
       let rated = try store.rate(tie.id.uuidString, rating: rating)
       return "rated \(rated.name) \(BowTie.formatRating(rated.rating))/5 "
         + "(was \(BowTie.formatRating(previous))/5)"

@@ -173,7 +173,7 @@ struct BrowseView {
       frame.cursor = Frame.Position(row: promptRow, column: min(columns - 1, TextCells.width(text)))
     }
     switch controller.mode {
-    case .rating(let field, let refusal):
+    case .rating(_, let field, let refusal):
       let now =
         controller.window.tie.map { " (0 to 5, now \(BowTie.formatRating($0.rating)))" } ?? ""
       let name = controller.window.tie?.name.withVisibleControlCharacters ?? "the tie"
