@@ -46,6 +46,16 @@ struct ParsingTests {
     }
   }
 
+  @Test("rate's --help and -h, after the TIE or the rating, are help, as every command's are")
+  func rateHelp() throws {
+    let bowties = BowtiesSandbox()
+    for arguments in [["rate", "R", "--help"], ["rate", "R", "-h"], ["rate", "R", "4", "--help"]] {
+      let help = try bowties.run(BowtiesSandbox.binary.path, arguments)
+      #expect(help.status == 0 && help.stderr.isEmpty, "\(arguments): \(help)")
+      #expect(help.stdout.contains("USAGE: bowties rate <tie>"), "\(arguments): \(help)")
+    }
+  }
+
   @Test("each subcommand is reached by its name", arguments: Bowties.configuration.subcommands)
   func reachedByName(_ command: any ParsableCommand.Type) throws {
     let name = try #require(command.configuration.commandName)
@@ -64,6 +74,9 @@ struct ParsingTests {
       (["list", "extra"], "Unexpected argument 'extra'"),
       (["rate", "R", "1", "2"], "Unexpected argument '2'"),
       (["wear", "R", "--when", "today"], "Unknown option '--when'"),
+      // rate takes its words unparsed, so that -1 is a rating refused; an option is not one.
+      (["rate", "R", "--when"], "Unknown option '--when'"),
+      (["rate", "R", "-x"], "Unknown option '-x'"),
       // An empty path would be the current folder.
       (["seed", ""], "<plist> needs a path"), (["backup", ""], "<path> needs a path"),
       (["restore", "", "--yes"], "<path> needs a path"),

@@ -29,6 +29,18 @@ extension Bowties {
     @OptionGroup var output: OutputOptions
 
     func validate() throws {
+      // After `--`, a word like an option is a rating, and refused as one.
+      var endOfOptions = false
+      for word in values {
+        switch word {
+        case .endOfOptions: endOfOptions = true
+        case .option(let text) where endOfOptions: _ = try RatingArgument.parse(text, option: nil)
+        case .option("--help"), .option("-h"): throw CleanExit.helpRequest(self)
+        case .option("--version"): throw CleanExit.message(bowtiesVersion)
+        case .option(let text): throw ValidationError("Unknown option '\(text)'")
+        case .rating: break
+        }
+      }
       if ratings.count > 1 {
         throw ValidationError(
           "Unexpected argument '\(BowTie.formatRating(ratings[1].value))': give one rating")
@@ -65,13 +77,19 @@ extension Bowties {
   }
 }
 
-/// A word `rate` takes after the TIE: a rating, or the `--` that ends the options, which
-/// the `.allUnrecognized` strategy hands over as a word too (`rate R -- 3`).
+/// A word `rate` takes after the TIE: a rating, or what the `.allUnrecognized` strategy
+/// hands over as a word too: the `--` that ends the options (`rate R -- 3`), and any other
+/// option (`--help`), which `validate()` answers as ArgumentParser would have.
 enum RatingWord: ArgumentValue, Equatable {
   case rating(RatingArgument)
   case endOfOptions
+  /// `-` or `--` and a letter: an option, where `-1` is a rating out of range.
+  case option(String)
 
   static func parse(_ text: String, option: String?) throws(BowTieError) -> RatingWord {
-    text == "--" ? .endOfOptions : .rating(try RatingArgument.parse(text, option: option))
+    if text == "--" { return .endOfOptions }
+    let afterDash = text.dropFirst().drop(while: { $0 == "-" }).first
+    if text.hasPrefix("-"), afterDash?.isLetter == true { return .option(text) }
+    return .rating(try RatingArgument.parse(text, option: option))
   }
 }
