@@ -358,6 +358,13 @@ struct BrowseScenarios {
     #expect(piped.stdout.isEmpty)
     #expect(piped.stderr.split(separator: "\n").count == 1, "\(piped.stderr)")
     #expect(piped.stderr.contains("show") && piped.stderr.contains("list"), "\(piped.stderr)")
+    // Help needs no terminal, and a mistyped option is said as such.
+    let help = try bowties(["browse", "--help"], store: store)
+    #expect(help.status == 0 && help.stderr.isEmpty, "\(help)")
+    #expect(help.stdout.contains("USAGE: bowties browse"), "\(help)")
+    let unknown = try bowties(["browse", "--bogus"], store: store)
+    #expect(
+      unknown.status == 64 && unknown.stderr.contains("Unknown option '--bogus'"), "\(unknown)")
     for (environment, redirect, words) in [
       ([:], " < /dev/null", "terminal"), (["TERM": "dumb"], "", "TERM=dumb"),
       (["TERM": ""], "", "TERM"),

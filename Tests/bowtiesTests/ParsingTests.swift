@@ -49,7 +49,9 @@ struct ParsingTests {
   @Test("rate's --help and -h, after the TIE or the rating, are help, as every command's are")
   func rateHelp() throws {
     let bowties = BowtiesSandbox()
-    for arguments in [["rate", "R", "--help"], ["rate", "R", "-h"], ["rate", "R", "4", "--help"]] {
+    for arguments in [
+      ["rate", "R", "--help"], ["rate", "R", "-h"], ["rate", "R", "4", "--help"],
+    ] {
       let help = try bowties.run(BowtiesSandbox.binary.path, arguments)
       #expect(help.status == 0 && help.stderr.isEmpty, "\(arguments): \(help)")
       #expect(help.stdout.contains("USAGE: bowties rate <tie>"), "\(arguments): \(help)")

@@ -24,17 +24,13 @@ extension Bowties {
 
     @OptionGroup var storeOptions: StoreOptions
 
-    func validate() throws {
-      try ExitStatus.validating { () throws(BowTieError) in
-        try Self.checkTerminal(
-          inputIsTerminal: Terminal.standardInputIsTerminal,
-          outputIsTerminal: Terminal.standardOutputIsTerminal,
-          term: ProcessEnvironment.value("TERM"))
-      }
-    }
-
-    // The terminal is checked before the store is opened, or created.
+    // The terminal is checked before the store is opened, or created; and once the line is
+    // parsed, so that `browse --help | less` is help, and `browse --bogus` an unknown option.
     func run(in context: CommandContext) throws {
+      try Self.checkTerminal(
+        inputIsTerminal: Terminal.standardInputIsTerminal,
+        outputIsTerminal: Terminal.standardOutputIsTerminal,
+        term: ProcessEnvironment.value("TERM"))
       let capabilities: TerminalCapabilities
       do {
         capabilities = try TerminalCapabilities.load(term: ProcessEnvironment.value("TERM") ?? "")
