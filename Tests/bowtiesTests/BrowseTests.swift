@@ -466,6 +466,30 @@ struct BrowseSQLiteTests {
   @Test("another process's wear shows within 2 seconds, no key pressed")
   func live() throws { try scenarios.showsAnotherProcessChange() }
 
+  @Test("a photo file gone from the store's folder is said as show says it")
+  func missingPhoto() throws {
+    try scenarios.prepare()
+    let file = bowties.folder.appendingPathComponent("big.png")
+    try testPNG(bytes: 150_008).write(to: file)
+    let added = try bowties(
+      "add", "--name", "Big", "--key", "BG", "--color", "red", "--photo", file.path)
+    try #require(added.status == 0, "\(added)")
+    let photos = bowties.folder.appendingPathComponent(".BowTies_SUPPORT/_EXTERNAL_DATA")
+    for name in try FileManager.default.contentsOfDirectory(atPath: photos.path) {
+      try FileManager.default.removeItem(at: photos.appendingPathComponent(name))
+    }
+    let pane = try scenarios.browse(columns: 200)
+    defer { pane.stop() }
+    try scenarios.expect(pane, "Red Bow Tie")
+    try pane.send("/")
+    try pane.send("BG", literally: true)
+    try pane.send("Enter")
+    let screen = try scenarios.expect(pane, "Big: photo file ")
+    #expect(screen.contains(" is missing"), "\(screen)")
+    try pane.send("q")
+    try scenarios.expectEnded(pane, status: 0)
+  }
+
   @Test("a rating prompt whose tie another process removes closes, and rates no other tie")
   func promptOfARemovedTie() throws { try scenarios.closesARatingPromptWhoseTieIsRemoved() }
 

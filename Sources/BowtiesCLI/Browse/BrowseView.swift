@@ -125,6 +125,9 @@ struct BrowseView {
     if let photos, photoColumns >= Self.minimumPhotoColumns, photoRows >= Self.minimumPhotoRows {
       do {
         photo = try photos.render(tie, store: store, columns: photoColumns, rows: photoRows)
+      } catch let error as BowTieError {
+        // "Red Bow Tie: photo file … is missing", as show says it.
+        problem = error.localizedDescription
       } catch {
         problem = "\(tie.name): its photo cannot be shown: \(error)"
       }
