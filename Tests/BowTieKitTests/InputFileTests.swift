@@ -82,3 +82,12 @@ struct InputFileTests {
     }
   }
 }
+
+@Test("a Foundation file error reads as its errno's reason, not as the whole NSError")
+func foundationErrorReason() {
+  #expect {
+    _ = try Data(contentsOf: URL(fileURLWithPath: "/nonexistent-bowties/photo"))
+  } throws: { error in
+    error.reason == "no such file or directory"
+  }
+}

@@ -556,6 +556,26 @@ struct MaintenanceCommandTests {
     }
   }
 
+  @Test("a backup of a store that lost a photo file: 74, naming the file, and nothing written")
+  func backupMissingPhoto() throws {
+    let bowties = BowtiesSandbox()
+    let file = bowties.folder.appendingPathComponent("big.png")
+    try testPNG(bytes: 150_008).write(to: file)
+    try bowties("add", "--name", "Big", "--key", "BG", "--color", "red", "--photo", file.path)
+    let photos = bowties.folder.appendingPathComponent(".BowTies_SUPPORT/_EXTERNAL_DATA")
+    let names = try FileManager.default.contentsOfDirectory(atPath: photos.path)
+    try #require(names.count == 1)
+    try FileManager.default.removeItem(at: photos.appendingPathComponent(names[0]))
+    let before = try FileManager.default.contentsOfDirectory(atPath: bowties.folder.path).sorted()
+    let backup = try bowties("backup", "back.sqlite")
+    #expect(backup.status == 74, "\(backup)")
+    #expect(
+      backup.stderr.hasSuffix("\(names[0]) is missing; bowties doctor names the tie\n"),
+      "\(backup)")
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: bowties.folder.path).sorted() == before)
+  }
+
   @Test("remove of a tie that is not there says so, with or without a terminal")
   func removeMissing() throws {
     let bowties = BowtiesSandbox()

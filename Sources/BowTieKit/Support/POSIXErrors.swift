@@ -22,7 +22,10 @@ extension Error {
     // Foundation's file calls wrap the system's error in a Cocoa one whose own text is
     // "(null)"; the wrapped errno is the reason.
     let cocoa = self as NSError
-    if let code = [cocoa, cocoa.userInfo[NSUnderlyingErrorKey] as? NSError]
+    // On Linux the wrapped error is held as a Swift error, which `as? NSError` does not
+    // bridge.
+    let underlying = (cocoa.userInfo[NSUnderlyingErrorKey] as? any Error).map { $0 as NSError }
+    if let code = [cocoa, underlying]
       .compactMap({ $0 }).first(where: { $0.domain == NSPOSIXErrorDomain })?.code
     {
       return String(cString: strerror(Int32(code))).lowercased()

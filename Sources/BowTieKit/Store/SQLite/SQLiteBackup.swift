@@ -62,6 +62,17 @@ extension SQLiteEngine {
       // A name that is not a photo file's is never made into a path; doctor reports it.
       let names = try PhotoReferences.all(in: SQLiteConnection(db: db))
         .filter(PhotoStorage.isFileName)
+      // A photo the store lost is the store's problem (74), found before anything is
+      // made beside the destination.
+      for name in names {
+        if case .photoUnavailable(_, let path, let reason)? = photos.problem(
+          with: name, expectedSize: nil, tie: "")
+        {
+          throw BowTieError.storeUnreadable(
+            path: displayName,
+            reason: "its photo file \(path) \(reason); bowties doctor names the tie")
+        }
+      }
       let copies = PhotoStorage(directory: photoFolder)
       do {
         for name in names {
