@@ -118,6 +118,10 @@ struct SeedFileTests {
     var negative = tieEntry("G", key: "G")
     negative["timesWorn"] = -1
     #expect(refusal([negative]).contains("timesWorn -1 is negative"))
+    // Seeding records lastWorn as a wear, and no wear is after today.
+    var future = tieEntry("G", key: "G")
+    future["lastWorn"] = Date().addingTimeInterval(2 * 86_400)
+    #expect(refusal([future]) == "entry 0 (G): lastWorn is after today: a wear is today or earlier")
     var huge = tieEntry("G", key: "G")
     huge["timesWorn"] = Int64(Int32.max) + 1
     #expect(refusal([huge]).contains("timesWorn 2147483648 is above the largest count"))

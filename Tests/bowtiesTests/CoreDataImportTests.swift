@@ -386,6 +386,23 @@ struct CoreDataImportTests {
     )
   }
 
+  @Test("a ZLASTWORN after today is refused as a wear after today would be, and nothing stored")
+  func futureLastWorn() throws {
+    let bowties = BowtiesSandbox()
+    try CoreDataImport.copyFixtures(into: bowties)
+    let store = bowties.folder.appendingPathComponent(CoreDataImport.appFolder)
+      .appendingPathComponent("BowTies.sqlite").path
+    // Core Data's timestamps count seconds from 2001-01-01; 2.0e9 is in 2064.
+    let changed = try bowties.run(
+      "/usr/bin/sqlite3", [store, "UPDATE ZBOWTIE SET ZLASTWORN = 2.0e9 WHERE ZSEARCHKEY = 'R'"])
+    try #require(changed.status == 0, "\(changed)")
+    let seeded = try bowties("seed", CoreDataImport.appFolder)
+    #expect(seeded.status == 65, "\(seeded)")
+    #expect(
+      seeded.stderr.contains("ZLASTWORN is after today: a wear is today or earlier"), "\(seeded)")
+    #expect(!FileManager.default.fileExists(atPath: bowties.store))
+  }
+
   @Test(
     "any other SQLite file, a -wal, a damaged file and a store on standard input are refused by what they are"
   )

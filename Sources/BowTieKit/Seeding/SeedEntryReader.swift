@@ -35,6 +35,10 @@ extension SeedFile {
     tie.tintColor = try reader.color()
     tie.timesWorn = try reader.timesWorn()
     tie.lastWorn = try reader.date("lastWorn")
+    // Seeding records it as a wear, which `wear --date` would refuse.
+    if let lastWorn = tie.lastWorn, BowTie.isAfterToday(lastWorn) {
+      throw reader.failure("lastWorn", "is after today: a wear is today or earlier")
+    }
     tie.isFavorite = try reader.bool("isFavorite") ?? false
     if let text = try reader.string("url") {
       switch BowTie.checkURL(text) {

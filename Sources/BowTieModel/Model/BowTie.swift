@@ -266,6 +266,16 @@ extension BowTie {
     return .failure(ValidationFailure(attribute: "url", reason: reason))
   }
 
+  /// Whether `date` is after today, in the user's time zone: no wear can be, whether typed
+  /// (`wear --date`, `edit --last-worn`) or read from a seed.
+  public static func isAfterToday(_ date: Date) -> Bool {
+    let calendar = Calendar.current
+    guard
+      let tomorrow = calendar.date(byAdding: .day, value: 1, to: calendar.startOfDay(for: Date()))
+    else { return false }
+    return date >= tomorrow
+  }
+
   /// Dates the store can write as ISO 8601 text: years 1 to 9999.
   package static let lastWornRange =
     Date(timeIntervalSince1970: -62_135_596_800)...Date(timeIntervalSince1970: 253_402_300_799)

@@ -38,11 +38,7 @@ struct WornDate: ArgumentValue, Equatable {
 
   static func parse(_ text: String, option: String?) throws(BowTieError) -> WornDate {
     let worn = try DateArgument.parse(text, option: option).date
-    let calendar = Calendar.current
-    if let tomorrow = calendar.date(
-      byAdding: .day, value: 1, to: calendar.startOfDay(for: Date())),
-      worn >= tomorrow
-    {
+    if BowTie.isAfterToday(worn) {
       throw BowTieError.invalidValue("'\(text)' is after today: a wear is today or earlier")
     }
     return WornDate(date: worn)
