@@ -209,7 +209,7 @@ struct PostgresBulkLoadTests {
       ]
       if n % 10 != 0 {
         item["timesWorn"] = n % 37 + 1
-        item["lastWorn"] = String(format: "2026-%02d-%02dT08:00:00Z", n % 12 + 1, n % 28 + 1)
+        item["lastWorn"] = String(format: "2025-%02d-%02dT08:00:00Z", n % 12 + 1, n % 28 + 1)
       }
       if n % 7 == 0 { item["price"] = "\(n).99" }
       items.append(item)

@@ -487,6 +487,25 @@ struct CoreDataImportTests {
       "\(otherHashes)")
   }
 
+  @Test("a refused row's name is quoted in part: a million-character ZNAME is no million-byte line")
+  func longNameQuotedInPart() throws {
+    let bowties = BowtiesSandbox()
+    try CoreDataImport.copyFixtures(into: bowties)
+    let store = bowties.folder.appendingPathComponent(CoreDataImport.appFolder)
+      .appendingPathComponent("BowTies.sqlite").path
+    let changed = try bowties.run(
+      "/usr/bin/sqlite3",
+      [
+        store,
+        "UPDATE ZBOWTIE SET ZNAME = replace(hex(zeroblob(500000)), '0', 'N') WHERE ZSEARCHKEY = 'R'",
+      ])
+    try #require(changed.status == 0, "\(changed)")
+    let seeded = try bowties("seed", CoreDataImport.appFolder)
+    #expect(seeded.status == 65, "\(seeded.stderr.prefix(300))")
+    #expect(seeded.stderr.utf8.count < 400, "\(seeded.stderr.prefix(300))")
+    #expect(seeded.stderr.contains("NNN…): "), "\(seeded.stderr.prefix(300))")
+  }
+
   @Test("a row that repeats another's key is named with both rows' Z_PK")
   func repeatedKey() throws {
     let bowties = BowtiesSandbox()

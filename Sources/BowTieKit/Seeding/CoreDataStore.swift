@@ -205,7 +205,7 @@ enum CoreDataStore {
       keys.byIndex.append(key)
       let label =
         "row Z_PK \(key)"
-        + (row(.name).text.map { " (\($0.withVisibleControlCharacters))" } ?? "")
+        + (row(.name).text.map { " (\($0.excerpt.withVisibleControlCharacters))" } ?? "")
       func failure(_ column: String, _ reason: String) -> BowTieError {
         .invalidSeedFile(
           source: name, reason: label + ": " + (column.isEmpty ? reason : "\(column) \(reason)"))

@@ -273,7 +273,9 @@ extension BowTie {
     guard
       let tomorrow = calendar.date(byAdding: .day, value: 1, to: calendar.startOfDay(for: Date()))
     else { return false }
-    return date >= tomorrow
+    // As numbers, so that a NaN date (which validation names) is no date after today:
+    // Date's own >= holds for it.
+    return date.timeIntervalSinceReferenceDate >= tomorrow.timeIntervalSinceReferenceDate
   }
 
   /// Dates the store can write as ISO 8601 text: years 1 to 9999.
