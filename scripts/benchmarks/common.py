@@ -299,7 +299,8 @@ def generate_plist(path, count):
                   '<plist version="1.0">\n<array>\n')
         for i in range(count):
             tie_id = str(uuid.UUID(int=rng.getrandbits(128), version=4)).upper()
-            worn = (epoch + timedelta(seconds=rng.randrange(7 * 365 * 86400))).strftime(
+            # Six years from 2020, all before 2026: seed refuses a wear after today.
+            worn = (epoch + timedelta(seconds=rng.randrange(6 * 365 * 86400))).strftime(
                 "%Y-%m-%dT%H:%M:%SZ")
             color = colors[i]
             out.write(

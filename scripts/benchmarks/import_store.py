@@ -65,7 +65,8 @@ def ties(count):
     width = max(6, len(str(count - 1)))
     for i in range(count):
         worn = (None if rng.random() < 0.1 else
-                epoch + timedelta(milliseconds=rng.randrange(7 * 365 * 86400 * 1000)))
+                # Six years from 2020, all before 2026: seed refuses a wear after today.
+                epoch + timedelta(milliseconds=rng.randrange(6 * 365 * 86400 * 1000)))
         yield {
             "id": uuid.UUID(int=rng.getrandbits(128), version=4),
             "name": f"Bow Tie {i:0{width}d}", "searchKey": f"K{i}",
