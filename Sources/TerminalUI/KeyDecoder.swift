@@ -82,6 +82,10 @@ public struct KeyDecoder: Sendable {
       let mayGoOn =
         sequences.contains { $0.bytes.starts(with: pending) } || Self.mayBeIncomplete(pending)
       if mayGoOn && !final { return nil }
+      // ESC and a printable character in one read: the terminal's Alt (Meta) with that key,
+      // which browse has no use for. Read as Escape, then the key, Alt-w would close a
+      // prompt and record a wear.
+      if pending.count >= 2, (0x20...0x7E).contains(pending[1]) { return (.unknown, 2) }
       // ESC alone, or before what no sequence goes on with: Escape, then the rest.
       return (.escape, 1)
     }

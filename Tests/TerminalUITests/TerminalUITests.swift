@@ -107,8 +107,17 @@ struct KeyDecodingTests {
     // A sequence cut between two reads is put together.
     #expect(decoder.decode([0x1B, UInt8(ascii: "[")]) == [])
     #expect(decoder.decode([UInt8(ascii: "C")]) == [.right])
-    // ESC then a letter: Escape, then the letter.
-    #expect(decode("\u{1B}q") == [.escape, .character("q")])
+    // ESC and a letter in one read: Alt and the letter, which nothing takes; nor Escape,
+    // nor the letter.
+    #expect(decode("\u{1B}q") == [.unknown])
+    #expect(decode("\u{1B}wq") == [.unknown, .character("q")])
+    // ESC read alone, then a letter: Escape, then the letter.
+    var split = KeyDecoder(capabilities: TerminalCapabilities.builtIn(term: "xterm-256color")!)
+    #expect(split.decode([0x1B]) == [])
+    #expect(split.flushPending() == [.escape])
+    #expect(split.decode([UInt8(ascii: "q")]) == [.character("q")])
+    // ESC ESC: Escape, then what the second begins.
+    #expect(decode("\u{1B}\u{1B}") == [.escape, .escape])
   }
 
   @Test("a sequence bowties does not know is read whole, not taken for keys")
