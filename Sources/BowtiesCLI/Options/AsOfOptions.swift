@@ -8,7 +8,7 @@ struct AsOfOptions: ParsableArguments {
   @Option(
     name: .customLong("as-of"), parsing: .unconditional,
     help: ArgumentHelp(
-      "The day to report on (2026-11-21, today, yesterday, -7d…). Default: now.",
+      "As of this day (2026-11-21, today, yesterday, -7d…). Default: now.",
       valueName: "date"))
   var asOf: DateArgument?
 

@@ -8,10 +8,11 @@ extension Bowties {
       commandName: "doctor",
       abstract: "Check the store: integrity, schema, rows, colors and photo files.",
       discussion: """
-        Runs SQLite's integrity check, then checks the schema version, every tie against \
-        the model's rules (rows written by other tools), each stored color, and the \
-        external photo files, missing or orphaned. Never creates or upgrades a store \
-        unless --repair is given. Exit status: 0 healthy, 65 problems remain.
+        Runs SQLite's integrity check, then checks the schema version and its tables, \
+        indexes, triggers and views, every tie against the model's rules (rows written by \
+        other tools), each stored color, and the external photo files, missing or \
+        orphaned. Never creates a store, and upgrades one only with --repair. Exit \
+        status: 0 healthy, 65 problems remain, 74 no store there or one it cannot read.
         """)
 
     @Flag(
