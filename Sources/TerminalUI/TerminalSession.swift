@@ -30,8 +30,9 @@ public enum TerminalEvent: Equatable, Sendable {
 ///
 /// So that no way out leaves the terminal raw: SIGINT, SIGTERM and SIGHUP become events
 /// (the program restores, then exits as the signal asks), and a crash's signal (SIGSEGV,
-/// SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE) restores the terminal from its handler, with
-/// only async-signal-safe calls, before the process dies of it. Ctrl-Z, or SIGTSTP from
+/// SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE), or another that ends a process (SIGQUIT,
+/// SIGUSR1, SIGALRM…), restores the terminal from its handler, with only async-signal-safe
+/// calls, before the process dies of it. Ctrl-Z, or SIGTSTP from
 /// elsewhere, gives the terminal back before the process stops, as the shell's job control
 /// expects of a full-screen program, and `fg` takes it again.
 ///
@@ -56,8 +57,13 @@ public final class TerminalSession {
 
   /// The signals that end a session as the user or the system asked.
   public static let endingSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP]
-  /// The signals of a crash, after which the terminal is restored before the process dies.
-  static let fatalSignals: [Int32] = [SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE]
+  /// The signals of a crash, and the others whose default action ends the process (a
+  /// SIGQUIT, SIGUSR1 or SIGALRM another process sends): the terminal is restored, then the
+  /// process dies of the signal.
+  static let fatalSignals: [Int32] = [
+    SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM,
+    SIGVTALRM, SIGPROF, SIGXCPU, SIGXFSZ,
+  ]
 
   public init(
     capabilities: TerminalCapabilities, input: Int32 = STDIN_FILENO, output: Int32 = STDOUT_FILENO

@@ -262,7 +262,9 @@ struct BrowseScenarios {
 
   func endsOnSignals() throws {
     try prepare()
-    for (signal, status) in [(SIGTERM, Int32(143)), (SIGHUP, 129)] {
+    for (signal, status) in [
+      (SIGTERM, Int32(143)), (SIGHUP, 129), (SIGQUIT, 131), (SIGUSR1, 138), (SIGALRM, 142),
+    ] {
       let pane = try browse()
       defer { pane.stop() }
       try expect(pane, "Red Bow Tie")
@@ -496,7 +498,9 @@ struct BrowseSQLiteTests {
   @Test("a resize redraws; at 60 × 20 the details stay, without the photo")
   func resize() throws { try scenarios.redrawsWhenResized() }
 
-  @Test("SIGTERM 143, SIGHUP 129, Ctrl-C 130, the terminal's modes as they were")
+  @Test(
+    "SIGTERM 143, SIGHUP 129, SIGQUIT 131, SIGUSR1 138, SIGALRM 142, Ctrl-C 130: the terminal as it was"
+  )
   func signals() throws { try scenarios.endsOnSignals() }
 
   @Test("without a terminal, or with TERM dumb or unset: 64, one line naming show and list")
@@ -633,7 +637,9 @@ struct BrowsePostgreSQLTests {
   @Test("a resize redraws; at 60 × 20 the details stay, without the photo")
   func resize() throws { try scenarios.redrawsWhenResized() }
 
-  @Test("SIGTERM 143, SIGHUP 129, Ctrl-C 130, the terminal's modes as they were")
+  @Test(
+    "SIGTERM 143, SIGHUP 129, SIGQUIT 131, SIGUSR1 138, SIGALRM 142, Ctrl-C 130: the terminal as it was"
+  )
   func signals() throws { try scenarios.endsOnSignals() }
 
   @Test("without a terminal, or with TERM dumb or unset: 64, one line naming show and list")
