@@ -556,6 +556,30 @@ struct MaintenanceCommandTests {
     }
   }
 
+  @Test(
+    "a backup another tool vacuumed with another page size restores, into a store that is there or not"
+  )
+  func restoreOtherPageSize() throws {
+    let bowties = BowtiesSandbox()
+    try bowties("wear", "R")
+    #expect(try bowties("backup", "back.sqlite").status == 0)
+    let backup = bowties.folder.appendingPathComponent("back.sqlite").path
+    let vacuumed = try bowties.run(
+      "/usr/bin/sqlite3",
+      [backup, "PRAGMA journal_mode = DELETE; PRAGMA page_size = 8192; VACUUM; PRAGMA page_size"])
+    try #require(vacuumed.stdout.hasSuffix("8192\n"), "\(vacuumed)")
+    try bowties("wear", "O")
+    let fresh = bowties.folder.appendingPathComponent("fresh.sqlite").path
+    for store in [bowties.store, fresh] {
+      let restored = try bowties(["restore", backup, "--yes"], store: store)
+      #expect(restored.status == 0, "\(restored)")
+      #expect(try bowties(["doctor"], store: store).status == 0)
+      let wears = try bowties.run(
+        "/usr/bin/sqlite3", [store, "SELECT count(*) FROM wearEvent; PRAGMA page_size"])
+      #expect(wears.stdout == "7\n4096\n", "\(store): \(wears)")
+    }
+  }
+
   @Test("a backup of a store that lost a photo file: 74, naming the file, and nothing written")
   func backupMissingPhoto() throws {
     let bowties = BowtiesSandbox()

@@ -142,8 +142,10 @@ extension SQLiteEngine {
             path: url.path, reason: "copying photos: \(error.reason)")
         }
       }
+      let source = try backup.pages(sizedLike: store.dbWriter)
+      defer { source.remove() }
       try store.dbWriter.writeWithoutTransaction { live in
-        try backup.engine.dbWriter.read { db in try db.copy(into: live) }
+        try source.reader.read { db in try db.copy(into: live) }
       }
       // Photos of the replaced inventory, and the marker, go now.
       try store.sweepInterruptedPhotoWrites()
@@ -338,6 +340,40 @@ struct BackupFile {
       try? opened?.close()
       if let temporary { Self.remove(temporary) }
       throw SQLiteEngine.storeError(error, path: source.path)
+    }
+  }
+
+  /// The backup's database in pages of the size `live`'s are: SQLite copies a database
+  /// into one in WAL mode, as every store is, only page for page, and refuses another size
+  /// as "attempt to write a readonly database" (a backup `sqlite3` vacuumed with another
+  /// `page_size`). Such a backup is copied first into a file of that page size, which
+  /// `remove()` removes.
+  func pages(sizedLike live: any DatabaseWriter) throws -> (
+    reader: any DatabaseReader, remove: () -> Void
+  ) {
+    func pageSize(_ database: any DatabaseReader) throws -> Int? {
+      try database.read { db in try Int.fetchOne(db, sql: "PRAGMA page_size") }
+    }
+    guard let size = try pageSize(live), try pageSize(engine.dbWriter) != size else {
+      return (engine.dbWriter, {})
+    }
+    let copy = URL(fileURLWithPath: NSTemporaryDirectory())
+      .appendingPathComponent("bowties-restore-\(UUID().text).sqlite")
+    do {
+      let queue = try DatabaseQueue(path: copy.path)
+      try engine.dbWriter.copy(into: queue)
+      try queue.writeWithoutTransaction { db in
+        try db.execute(sql: "PRAGMA page_size = \(size)")
+        try db.execute(sql: "VACUUM")
+      }
+      let remove = {
+        try? queue.close()
+        Self.remove(copy)
+      }
+      return (queue, remove)
+    } catch {
+      Self.remove(copy)
+      throw error
     }
   }
 
