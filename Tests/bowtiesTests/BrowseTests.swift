@@ -9,6 +9,15 @@ import Testing
 /// `bowties browse` driven in tmux, as a person uses it, on each engine: the same scenarios
 /// on a SQLite file (``BrowseSQLiteTests``) and on a PostgreSQL store
 /// (``BrowsePostgreSQLTests``).
+extension TmuxPane {
+  /// Finds a tie in `browse`: `/`, the text, Enter.
+  func find(_ text: String) throws {
+    try send("/")
+    try send(text, literally: true)
+    try send("Enter")
+  }
+}
+
 struct BrowseScenarios {
   let bowties: BowtiesSandbox
   /// `--store`'s value: the test's file, or a database's URI.
@@ -108,16 +117,12 @@ struct BrowseScenarios {
     try pane.send("Enter")
     try expect(pane, "Green Bow Tie")
     try expect(pane, "[G]")
-    try pane.send("/")
-    try pane.send("zz", literally: true)
-    try pane.send("Enter")
+    try pane.find("zz")
     // The words the commands use.
     try expect(pane, "no tie matches 'zz'")
     try pane.send("Escape")
     try pane.waitFor { !$0.contains("Find a tie") }
-    try pane.send("/")
-    try pane.send("b", literally: true)
-    try pane.send("Enter")
+    try pane.find("b")
     try expect(pane, "[B]")
     try pane.send("q")
     try expectEnded(pane, status: 0)
@@ -483,9 +488,7 @@ struct BrowseSQLiteTests {
     let pane = try scenarios.browse(columns: 200)
     defer { pane.stop() }
     try scenarios.expect(pane, "Red Bow Tie")
-    try pane.send("/")
-    try pane.send("BG", literally: true)
-    try pane.send("Enter")
+    try pane.find("BG")
     let screen = try scenarios.expect(pane, "Big: photo file ")
     #expect(screen.contains(" is missing"), "\(screen)")
     try pane.send("q")

@@ -41,6 +41,15 @@ enum CoreDataImport {
     try #require(copied.status == 0, "\(copied.stderr)")
   }
 
+  /// Runs `sql` with `sqlite3` on the copied fixture store in `folder` (relative to the
+  /// test's folder), as another program would change the app's store.
+  static func change(_ folder: String, in bowties: BowtiesSandbox, _ sql: String) throws {
+    let store = bowties.folder.appendingPathComponent(folder)
+      .appendingPathComponent("BowTies.sqlite").path
+    let changed = try bowties.run("/usr/bin/sqlite3", [store, sql])
+    try #require(changed.status == 0, "\(changed.stderr)")
+  }
+
   /// Every file and folder under `folder`, hidden ones and links included: its bytes (a
   /// link, where it points), mode and modification time.
   static func snapshot(_ folder: URL) throws -> [String: String] {
@@ -390,12 +399,10 @@ struct CoreDataImportTests {
   func futureLastWorn() throws {
     let bowties = BowtiesSandbox()
     try CoreDataImport.copyFixtures(into: bowties)
-    let store = bowties.folder.appendingPathComponent(CoreDataImport.appFolder)
-      .appendingPathComponent("BowTies.sqlite").path
     // Core Data's timestamps count seconds from 2001-01-01; 2.0e9 is in 2064.
-    let changed = try bowties.run(
-      "/usr/bin/sqlite3", [store, "UPDATE ZBOWTIE SET ZLASTWORN = 2.0e9 WHERE ZSEARCHKEY = 'R'"])
-    try #require(changed.status == 0, "\(changed)")
+    try CoreDataImport.change(
+      CoreDataImport.appFolder, in: bowties,
+      "UPDATE ZBOWTIE SET ZLASTWORN = 2.0e9 WHERE ZSEARCHKEY = 'R'")
     let seeded = try bowties("seed", CoreDataImport.appFolder)
     #expect(seeded.status == 65, "\(seeded)")
     #expect(
@@ -451,17 +458,15 @@ struct CoreDataImportTests {
   func metadata() throws {
     let bowties = BowtiesSandbox()
     try CoreDataImport.copyFixtures(into: bowties)
-    let store = bowties.folder.appendingPathComponent("fixtures/bad-rating/BowTies.sqlite").path
     func setMetadata(_ plist: [String: Any]?) throws -> BowtiesSandbox.Result {
       let blob =
         try plist.map {
           try PropertyListSerialization.data(fromPropertyList: $0, format: .binary, options: 0)
         } ?? Data("<plist/>".utf8)
       let hex = blob.map { String(format: "%02X", $0) }.joined()
-      let changed = try bowties.run(
-        "/usr/bin/sqlite3",
-        [store, "UPDATE Z_METADATA SET Z_PLIST = X'\(hex)'; UPDATE ZBOWTIE SET ZRATING = 1"])
-      try #require(changed.status == 0, "\(changed.stderr)")
+      try CoreDataImport.change(
+        "fixtures/bad-rating", in: bowties,
+        "UPDATE Z_METADATA SET Z_PLIST = X'\(hex)'; UPDATE ZBOWTIE SET ZRATING = 1")
       return try bowties("seed", "fixtures/bad-rating", "--dry-run")
     }
     let notBinary = try setMetadata(nil)
@@ -491,15 +496,9 @@ struct CoreDataImportTests {
   func longNameQuotedInPart() throws {
     let bowties = BowtiesSandbox()
     try CoreDataImport.copyFixtures(into: bowties)
-    let store = bowties.folder.appendingPathComponent(CoreDataImport.appFolder)
-      .appendingPathComponent("BowTies.sqlite").path
-    let changed = try bowties.run(
-      "/usr/bin/sqlite3",
-      [
-        store,
-        "UPDATE ZBOWTIE SET ZNAME = replace(hex(zeroblob(500000)), '0', 'N') WHERE ZSEARCHKEY = 'R'",
-      ])
-    try #require(changed.status == 0, "\(changed)")
+    try CoreDataImport.change(
+      CoreDataImport.appFolder, in: bowties,
+      "UPDATE ZBOWTIE SET ZNAME = replace(hex(zeroblob(500000)), '0', 'N') WHERE ZSEARCHKEY = 'R'")
     let seeded = try bowties("seed", CoreDataImport.appFolder)
     #expect(seeded.status == 65, "\(seeded.stderr.prefix(300))")
     #expect(seeded.stderr.utf8.count < 400, "\(seeded.stderr.prefix(300))")
@@ -510,11 +509,9 @@ struct CoreDataImportTests {
   func repeatedKey() throws {
     let bowties = BowtiesSandbox()
     try CoreDataImport.copyFixtures(into: bowties)
-    let store = bowties.folder.appendingPathComponent("fixtures/bad-rating/BowTies.sqlite").path
-    let changed = try bowties.run(
-      "/usr/bin/sqlite3",
-      [store, "UPDATE ZBOWTIE SET ZRATING = 4, ZSEARCHKEY = 't' WHERE Z_PK = 2"])
-    try #require(changed.status == 0, "\(changed.stderr)")
+    try CoreDataImport.change(
+      "fixtures/bad-rating", in: bowties,
+      "UPDATE ZBOWTIE SET ZRATING = 4, ZSEARCHKEY = 't' WHERE Z_PK = 2")
     let result = try bowties("seed", "fixtures/bad-rating")
     #expect(result.status == 65, "\(result)")
     #expect(

@@ -11,8 +11,10 @@ public struct Checkup: Sendable, Codable, Equatable {
       /// The schema is from a newer bowties, behind this one, or not a bowties store.
       case schema
       /// The schema holds a table, index, trigger or view bowties' migrations did not make,
-      /// lacks one they made, or holds one changed: another program's work, which nothing
-      /// repairs, and which keeps `--repair` from writing to the store at all.
+      /// lacks one they made, or holds one changed. `--repair` recreates a missing index,
+      /// trigger or view of bowties' own; another program's object, or one changed, is
+      /// another program's work, which nothing repairs, and while one is there `--repair`
+      /// writes nothing at all, since every statement would run its triggers.
       case schemaObject
       /// A stored color archive cannot be decoded.
       case color

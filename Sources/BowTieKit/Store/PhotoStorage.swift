@@ -122,6 +122,13 @@ struct PhotoStorage: Sendable {
     return nil
   }
 
+  /// The path of the photo file `name` when no file is there, for a caller that has no tie
+  /// to name; `nil` when it is there, or when `name` is not a photo file's name.
+  func missingFile(named name: String) -> String? {
+    guard let file = try? file(named: name), fileSize(file) == nil else { return nil }
+    return file.path
+  }
+
   /// Removes photo files by name; a file already gone is not an error, and a name that
   /// is not a photo file's name is never made into a path.
   func remove(_ names: some Sequence<String>) {

@@ -64,14 +64,10 @@ extension SQLiteEngine {
         .filter(PhotoStorage.isFileName)
       // A photo the store lost is the store's problem (74), found before anything is
       // made beside the destination.
-      for name in names {
-        if case .photoUnavailable(_, let path, let reason)? = photos.problem(
-          with: name, expectedSize: nil, tie: "")
-        {
-          throw BowTieError.storeUnreadable(
-            path: displayName,
-            reason: "its photo file \(path) \(reason); bowties doctor names the tie")
-        }
+      if let lost = names.lazy.compactMap(photos.missingFile(named:)).first {
+        throw BowTieError.storeUnreadable(
+          path: displayName,
+          reason: "its photo file \(lost) is missing; bowties doctor names the tie")
       }
       let copies = PhotoStorage(directory: photoFolder)
       do {
