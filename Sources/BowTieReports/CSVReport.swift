@@ -55,6 +55,7 @@ enum CSVReport {
           tie.isFavorite ? "true" : "false", tie.color ?? "", status,
         ]
         output.write(fields.map(CSV.field).joined(separator: ",") + "\n")
+        try output.stopIfWriteFailed()
       }
     }
   }

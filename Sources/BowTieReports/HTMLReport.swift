@@ -178,6 +178,7 @@ enum HTMLReport {
           "<tr><td class=\"key\">\(chip(tie))\(escape(tie.searchKey))</td><td>\(name(tie))</td>"
             + cells(tie).joined() + "</tr>"
         ], to: &output)
+      try output.stopIfWriteFailed()
     }
     emit(["</tbody>", "</table>", "</section>"], to: &output)
   }
@@ -219,6 +220,7 @@ enum HTMLReport {
             + "<td>\(name(tie))</td><td class=\"num\">\(escape(ReportFormatting.rating(tie.rating)))"
             + "</td>\(number(tie.timesWorn))\(lastWorn(tie, format))</tr>"
         ], to: &output)
+      try output.stopIfWriteFailed()
     }
     emit(["</tbody>", "</table>", "</section>"], to: &output)
   }

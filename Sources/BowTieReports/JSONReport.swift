@@ -108,7 +108,10 @@ enum JSONReport {
     }
     try ties.forEachTie(in: list) { tie in
       try array.append(TieEntry(tie: tie))
-      if array.pendingCount >= 1 << 16 { flush() }
+      if array.pendingCount >= 1 << 16 {
+        flush()
+        try output.stopIfWriteFailed()
+      }
     }
     array.finish()
     flush()

@@ -126,6 +126,7 @@ enum MarkdownReport {
     output.write(row(header.indices.map { rightAligned.contains($0) ? "---:" : "---" }))
     try ties.forEachTie(in: list) { tie in
       output.write(row([escape(tie.searchKey), escape(tie.name)] + cells(tie)))
+      try output.stopIfWriteFailed()
     }
   }
 

@@ -84,6 +84,7 @@ enum TextReport {
       let line =
         ["  " + pad(key, widths.key), pad(name, widths.name)] + cells(tie, widths)
       emit([line.joined(separator: "  ")], to: &output)
+      try output.stopIfWriteFailed()
     }
   }
 

@@ -60,6 +60,20 @@ public struct DescriptorOutputStream: TextOutputStream, ByteOutput {
     failure = buffer.withUnsafeBytes { Self.writeAll($0, to: descriptor) }
   }
 
+  /// Runs `body` on this stream, then writes out what it left buffered. Once a write has
+  /// failed, what `body` throws is dropped: a writer that stopped at the failed write
+  /// (`stopIfWriteFailed()` in BowTieKit) is reported by that write, in ``failure``.
+  public mutating func writing<Failure: Error>(_ body: (inout Self) throws(Failure) -> Void)
+    throws(Failure)
+  {
+    do {
+      try body(&self)
+      flush()
+    } catch  where failure == 0 {
+      throw error
+    } catch {}
+  }
+
   /// Writes all of `bytes` to `descriptor`, however many `write(2)`s it takes; returns 0,
   /// or the `errno` of the write that failed.
   @discardableResult

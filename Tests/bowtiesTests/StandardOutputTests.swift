@@ -91,14 +91,7 @@ struct StandardOutputTests {
     try bowties("seed")
     // A hundred thousand ties' lines overflow any pipe buffer, so the write that meets the
     // closed pipe comes before the end whenever head closes it.
-    try bowties.sqlite(
-      """
-      WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 99999)
-      INSERT INTO bowTie (id, name, canonicalName, searchKey, canonicalKey, rating, timesWorn,
-        isFavorite, wearsBeforeHistory)
-      SELECT printf('%08X-0000-4000-8000-%012X', i, i), 'Tie ' || i, 'tie ' || i, 'K' || i,
-        'k' || i, 3, 0, 0, 0 FROM n;
-      """)
+    try addNeverWornTies(100_000, to: bowties)
     let script = """
       "$@" --store "$STORE" | head -n 1 >/dev/null; echo "${PIPESTATUS[0]}"
       yes | head -n 1 >/dev/null; echo "${PIPESTATUS[0]}"
@@ -114,6 +107,41 @@ struct StandardOutputTests {
       #expect(statuses.first == "141")
       #expect(result.stderr == "")
     }
+  }
+
+  /// A long document stops being made at its first failed write, not at its end: `export |
+  /// head` ends when head does. Seen without a clock: the store's last tie in every list
+  /// the document holds has a date that cannot be read, which fails the command (74) only
+  /// if it goes on to read that row.
+  @Test(
+    "a long export or report stops at its first failed write, before a damaged last row",
+    arguments: [
+      ["export", "--format", "csv"], ["export", "--format", "json"],
+      ["export", "--format", "plist"], ["export", "--format", "plist", "--binary"],
+      ["report", "--all"], ["report", "--all", "--format", "json"],
+      ["report", "--all", "--format", "csv"], ["report", "--all", "--format", "html"],
+      ["report", "--all", "--format", "markdown"],
+    ])
+  func stopsAtTheFirstFailedWrite(_ arguments: [String]) throws {
+    let bowties = BowtiesSandbox()
+    try bowties("seed")
+    // Five thousand never-worn ties, more than a 64 KiB piece of any format, the one
+    // sorted last ('tie 999') with its unreadable date.
+    try addNeverWornTies(5_000, to: bowties)
+    try bowties.sqlite("UPDATE bowTie SET lastWorn = 'not a date' WHERE name = 'Tie 999'")
+    let command = [BowtiesSandbox.binary.path] + arguments + ["--store", bowties.store]
+    let whole = try bowties(arguments)
+    try #require(whole.status == 74, "the damaged row is read when the output takes it all")
+    let closed = try run(command, in: bowties, stdout: .closedPipe)
+    #expect(closed.reason == .uncaughtSignal && closed.status == SIGPIPE, "\(closed)")
+    #expect(closed.stderr == "")
+    let full = try run(command, in: bowties, stdout: .fullDisk)
+    #expect(full.status == 73, "\(full)")
+    #expect(full.stderr == "bowties: cannot write standard output: no space left on device\n")
+    // Written through to a device named by --output, and stopped the same way.
+    let device = try bowties(arguments + ["--output", "/dev/full"])
+    #expect(device.status == 73, "\(device)")
+    #expect(device.stderr == "bowties: cannot write /dev/full: no space left on device\n")
   }
 
   /// Started without descriptor 1 or 2 (`>&-`), a process's next descriptor takes the
@@ -159,6 +187,18 @@ struct StandardOutputTests {
     var description: String {
       "status \(status) (\(reason.rawValue)), stderr \(stderr.debugDescription)"
     }
+  }
+
+  /// Adds `count` never-worn ties, "Tie 0" (key K0) on, by SQL: quicker than a seed.
+  private func addNeverWornTies(_ count: Int, to bowties: BowtiesSandbox) throws {
+    try bowties.sqlite(
+      """
+      WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < \(count - 1))
+      INSERT INTO bowTie (id, name, canonicalName, searchKey, canonicalKey, rating, timesWorn,
+        isFavorite, wearsBeforeHistory)
+      SELECT printf('%08X-0000-4000-8000-%012X', i, i), 'Tie ' || i, 'tie ' || i, 'K' || i,
+        'k' || i, 3, 0, 0, 0 FROM n;
+      """)
   }
 
   /// A store with the sample ties, and what `command` needs.

@@ -85,6 +85,7 @@ public struct Exporter: Sendable {
       if item.tie.colorIssue != nil { warn(item.tie) }
       let piece = try writer.add(item)
       output.write(bytes: piece.document)
+      try output.stopIfWriteFailed()
       if let file = piece.image {
         try image(file.name, file.data)
         summary.photoFiles += 1

@@ -65,13 +65,12 @@ enum FileSystem {
     guard descriptor >= 0 else { throw POSIXError.current }
     var output = DescriptorOutputStream(descriptor: descriptor)
     do {
-      try body(&output)
+      try output.writing(body)
     } catch {
       close(descriptor)
       unlink(temporary.path)
       throw error
     }
-    output.flush()
     var failure = output.failure
     if failure == 0 && fsync(descriptor) != 0 { failure = errno }
     close(descriptor)
@@ -225,8 +224,7 @@ public enum AtomicFile {
     }
     defer { close(descriptor) }
     var output = DescriptorOutputStream(descriptor: descriptor)
-    try body(&output)
-    output.flush()
+    try output.writing(body)
     if output.failure != 0 {
       throw .outputUnwritable(path: url.path, reason: POSIXError(errno: output.failure).reason)
     }
@@ -242,5 +240,21 @@ public enum AtomicFile {
   /// The refusal to replace an existing output file, the same for every command.
   public static func existing(_ url: URL) -> BowTieError {
     .outputUnwritable(path: url.path, reason: "it already exists; use --force to replace it")
+  }
+}
+
+extension TextOutputStream {
+  /// Throws once a write to a file descriptor's stream has failed, so that a long document
+  /// stops at the row where its reader or its disk gave out rather than being made to its
+  /// end: `export | head` ends as soon as `head` does. The error names no file; whoever
+  /// owns the stream (`AtomicFile`, the command line's standard output) reports the
+  /// failed write as its own. A stream in memory never fails.
+  ///
+  /// - Throws: ``BowTieError/outputClosed`` when nothing reads the output any more (`EPIPE`),
+  ///   else ``BowTieError/outputUnwritable(path:reason:)``.
+  public func stopIfWriteFailed() throws(BowTieError) {
+    guard let stream = self as? DescriptorOutputStream, stream.failure != 0 else { return }
+    if stream.failure == EPIPE { throw .outputClosed }
+    throw .outputUnwritable(path: "output", reason: POSIXError(errno: stream.failure).reason)
   }
 }

@@ -21,8 +21,7 @@ enum StandardOutput {
   static func write(_ body: (inout DescriptorOutputStream) throws -> Void) throws {
     var output = DescriptorOutputStream(descriptor: STDOUT_FILENO)
     output.writesThrough = isatty(STDOUT_FILENO) == 1
-    try body(&output)
-    output.flush()
+    try output.writing(body)
     try output.checkStandardOutput()
   }
 
