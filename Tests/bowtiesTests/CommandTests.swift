@@ -533,6 +533,11 @@ struct CommandTests {
       ),
       (["backup", store + "-wal", "--force"], "\(store)-wal: it is the store's write-ahead log"),
       (["backup", "link.sqlite", "--force"], "link.sqlite: it is the store itself"),
+      // Without --force too: "it already exists; use --force" would send the user to a
+      // second refusal.
+      (["backup", store], "\(store): it is the store itself"),
+      (["backup", store + "-wal"], "\(store)-wal: it is the store's write-ahead log"),
+      (["export", "--output", store], "\(store): it is the store itself"),
     ]
     for (arguments, message) in cases {
       let result = try bowties(arguments, store: store)

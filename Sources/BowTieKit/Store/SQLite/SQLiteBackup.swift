@@ -250,13 +250,14 @@ struct BackupFile {
     if exists, !isLink, let reason = refusal(of: info.st_mode) {
       throw .outputUnwritable(path: destination.path, reason: reason)
     }
-    if exists && !isLink && !replacing { throw AtomicFile.existing(destination) }
+    // Before "it already exists": --force would not make the store's own file a backup.
     // Named first for a link: a link to the store is refused as the store.
     if let reason = SQLiteStoreFile.ownFile(destination, ofStoreAt: store)
       ?? (isLink ? refusal(of: info.st_mode) : nil)
     {
       throw .outputUnwritable(path: destination.path, reason: reason)
     }
+    if exists && !isLink && !replacing { throw AtomicFile.existing(destination) }
     let folder = destination.deletingLastPathComponent()
     let temporary = folder.appendingPathComponent(
       ".\(destination.lastPathComponent).backup-\(UUID().text)")
