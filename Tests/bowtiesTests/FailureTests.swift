@@ -229,6 +229,16 @@ struct FailureTests {
           + "a SQLite database whose tables are places\n")
       #expect(try Data(contentsOf: URL(fileURLWithPath: other.store)) == bytes, "\(command)")
     }
+    // doctor names it the same way, and --repair leaves it as it is.
+    for arguments in [["doctor"], ["doctor", "--repair"]] {
+      let doctor = try other(arguments, store: other.store)
+      #expect(doctor.status == 65, "\(doctor)")
+      #expect(
+        doctor.stdout.contains(
+          "problem   schema  it is not a bowties store: a SQLite database whose tables are places\n"
+        ), "\(doctor)")
+    }
+    #expect(try Data(contentsOf: URL(fileURLWithPath: other.store)) == bytes)
     let left = try FileManager.default.contentsOfDirectory(atPath: other.folder.path)
     #expect(left == ["BowTies.sqlite"], "\(left)")
 
@@ -240,6 +250,12 @@ struct FailureTests {
     let refused = try app(["show", "R"], store: store)
     #expect(refused.status == 74)
     #expect(refused.stderr.contains("it is a Core Data store, not a bowties store"))
+    let doctor = try app(["doctor"], store: store)
+    #expect(doctor.status == 65, "\(doctor)")
+    #expect(
+      doctor.stdout.contains(
+        "it is a Core Data store, not a bowties store (bowties seed FILE imports its ties)"),
+      "\(doctor)")
     let tables = try app.run("/usr/bin/sqlite3", [store, ".tables"])
     #expect(!tables.stdout.contains("bowTie") && tables.stdout.contains("ZBOWTIE"), "\(tables)")
     #expect(try app("seed", store).status == 0, "the file still imports")

@@ -56,6 +56,12 @@ extension SQLiteEngine {
             + "missing store")
         return checkup
       }
+      // Another program's database is named for what it is, as opening it names it: a
+      // Core Data store, with the command that imports it.
+      if schema == .notAStore, let reason = try queue.read(Schema.foreignDatabase) {
+        checkup.report(.schema, nil, reason)
+        return checkup
+      }
       switch schema {
       case .current, .older:
         let differences = try queue.read(Schema.differences)
