@@ -398,6 +398,12 @@ struct MaintenanceCommandTests {
     let truncated = try bowties("doctor")
     #expect(truncated.status == 65, "\(truncated)")
     #expect(truncated.stdout.contains("problem   integrity"), "\(truncated.stdout)")
+    // The way back is named, on stderr; a newer store gets no such advice.
+    #expect(
+      truncated.stderr
+        == "bowties: the store file is damaged, which --repair cannot mend: "
+        + "bowties restore BACKUP puts a backup in its place\n", "\(truncated)")
+    #expect(future.stderr == "", "\(future)")
 
     let missing = try bowties(
       "doctor", "--store", bowties.folder.appendingPathComponent("no").path, withStore: false)

@@ -48,6 +48,12 @@ extension Bowties {
               : "\(counted(remaining, "problem")) \(remaining == 1 ? "remains" : "remain")")
         }
       }
+      // Nothing in bowties mends a damaged file; a backup is the way back.
+      if checkup.problems.contains(where: { $0.kind == .integrity }) {
+        Terminal.note(
+          "the store file is damaged, which --repair cannot mend: "
+            + "bowties restore BACKUP puts a backup in its place")
+      }
       if !checkup.isHealthy { throw ExitCode(ExitStatus.invalidData) }
     }
   }
