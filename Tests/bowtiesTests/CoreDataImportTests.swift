@@ -492,6 +492,30 @@ struct CoreDataImportTests {
       "\(otherHashes)")
   }
 
+  @Test(
+    "a NUL in a ZNAME, or bytes that are not UTF-8, are refused (65), not cut short or replaced",
+    arguments: [
+      ("'Red' || char(0) || ' Tie'", "row Z_PK 1 (Red): ZNAME contains control characters"),
+      ("CAST(x'526564ff20546965' AS TEXT)", "ZNAME is not UTF-8 text"),
+    ])
+  func textAsStored(_ name: String, _ message: String) throws {
+    let bowties = BowtiesSandbox()
+    try CoreDataImport.copyFixtures(into: bowties)
+    try CoreDataImport.change(
+      CoreDataImport.appFolder, in: bowties,
+      "UPDATE ZBOWTIE SET ZNAME = \(name) WHERE ZSEARCHKEY = 'R'")
+    let seeded = try bowties("seed", CoreDataImport.appFolder)
+    #expect(seeded.status == 65, "\(seeded)")
+    #expect(seeded.stderr.hasSuffix(message + "\n"), "\(seeded)")
+    #expect(!FileManager.default.fileExists(atPath: bowties.store))
+    // Text that is UTF-8, a euro sign's three bytes among it, comes across as it is.
+    try CoreDataImport.change(
+      CoreDataImport.appFolder, in: bowties,
+      "UPDATE ZBOWTIE SET ZNAME = CAST(x'526564e282ac20546965' AS TEXT) WHERE ZSEARCHKEY = 'R'")
+    #expect(try bowties("seed", CoreDataImport.appFolder).status == 0)
+    #expect(try bowties("show", "R").stdout.hasPrefix("Red€ Tie\n"))
+  }
+
   @Test("a refused row's name is quoted in part: a million-character ZNAME is no million-byte line")
   func longNameQuotedInPart() throws {
     let bowties = BowtiesSandbox()

@@ -193,7 +193,9 @@ enum CoreDataStore {
     // The model's columns by name, never `*` (a generated column would be computed for
     // every row), NULL for those an earlier model lacks; read by position.
     let present = Set(model.columns.map { $0.uppercased() })
-    let selected = Column.allCases.map { present.contains($0.name) ? $0.name : "NULL" }
+    let selected =
+      Column.allCases.map { present.contains($0.name) ? $0.name : "NULL" }
+      + textColumns.map { present.contains($1.name) ? "CAST(\($1.name) AS BLOB)" : "NULL" }
     try connection.forEachRow(
       """
       SELECT \(sql: selected.joined(separator: ", ")) FROM ZBOWTIE
@@ -201,6 +203,7 @@ enum CoreDataStore {
       """
     ) { sqlRow in
       let row = { (column: Column) in sqlRow[column.rawValue] }
+      let textBytes = { (offset: Int) in sqlRow[Column.allCases.count + offset] }
       let key = row(.pk).integer ?? 0
       keys.byIndex.append(key)
       let label =
@@ -211,7 +214,7 @@ enum CoreDataStore {
           source: name, reason: label + ": " + (column.isEmpty ? reason : "\(column) \(reason)"))
       }
       do {
-        var fields = try seedFields(of: row, failure: failure)
+        var fields = try seedFields(of: row, textBytes: textBytes, failure: failure)
         let photoValue = row(.photoData)
         if photos, let photo = try support.photo(in: photoValue, failure: failure) {
           fields["photoData"] = .data(photo)
@@ -255,16 +258,29 @@ enum CoreDataStore {
     }
   }
 
+  /// The text attributes, by their seed keys: selected a second time as their bytes
+  /// (`textBytes`), since SQLite hands text over as a C string, which ends at a NUL and
+  /// has invalid UTF-8 replaced. Another program's store is read as it is: a NUL is
+  /// refused as every control character is, and bytes that are not UTF-8 are refused.
+  private static let textColumns: [(key: String, column: Column)] = [
+    ("name", .name), ("searchKey", .searchKey), ("url", .url),
+  ]
+
   /// A row's attributes as a seed entry's keys; NULL attributes are left out, as a seed
   /// file leaves them out.
   private static func seedFields(
-    of row: (Column) -> SQLValue, failure: (String, String) -> BowTieError
+    of row: (Column) -> SQLValue, textBytes: (Int) -> SQLValue,
+    failure: (String, String) -> BowTieError
   ) throws(BowTieError) -> [String: PropertyListValue] {
     var fields: [String: PropertyListValue] = [:]
-    for (key, column) in [("name", Column.name), ("searchKey", .searchKey), ("url", .url)] {
+    for (offset, (key, column)) in textColumns.enumerated() {
       switch row(column) {
       case .null: break
-      case .text(let text): fields[key] = .string(text)
+      case .text:
+        guard case .blob(let bytes) = textBytes(offset),
+          let text = String(validating: bytes, as: UTF8.self)
+        else { throw failure(column.name, "is not UTF-8 text") }
+        fields[key] = .string(text)
       case let other: throw failure(column.name, "is \(other.kind), not text")
       }
     }
