@@ -50,6 +50,18 @@ enum CoreDataImport {
     try #require(changed.status == 0, "\(changed.stderr)")
   }
 
+  /// The app's store, copied and changed by `sql`, then seeded: refused (65), no store made.
+  static func seedRefused(after sql: String, in bowties: BowtiesSandbox) throws
+    -> BowtiesSandbox.Result
+  {
+    try copyFixtures(into: bowties)
+    try change(appFolder, in: bowties, sql)
+    let seeded = try bowties("seed", appFolder)
+    #expect(seeded.status == 65, "\(seeded.stderr.prefix(300))")
+    #expect(!FileManager.default.fileExists(atPath: bowties.store))
+    return seeded
+  }
+
   /// Every file and folder under `folder`, hidden ones and links included: its bytes (a
   /// link, where it points), mode and modification time.
   static func snapshot(_ folder: URL) throws -> [String: String] {
@@ -397,17 +409,11 @@ struct CoreDataImportTests {
 
   @Test("a ZLASTWORN after today is refused as a wear after today would be, and nothing stored")
   func futureLastWorn() throws {
-    let bowties = BowtiesSandbox()
-    try CoreDataImport.copyFixtures(into: bowties)
     // Core Data's timestamps count seconds from 2001-01-01; 2.0e9 is in 2064.
-    try CoreDataImport.change(
-      CoreDataImport.appFolder, in: bowties,
-      "UPDATE ZBOWTIE SET ZLASTWORN = 2.0e9 WHERE ZSEARCHKEY = 'R'")
-    let seeded = try bowties("seed", CoreDataImport.appFolder)
-    #expect(seeded.status == 65, "\(seeded)")
+    let seeded = try CoreDataImport.seedRefused(
+      after: "UPDATE ZBOWTIE SET ZLASTWORN = 2.0e9 WHERE ZSEARCHKEY = 'R'", in: BowtiesSandbox())
     #expect(
       seeded.stderr.contains("ZLASTWORN is after today: a wear is today or earlier"), "\(seeded)")
-    #expect(!FileManager.default.fileExists(atPath: bowties.store))
   }
 
   @Test(
@@ -500,14 +506,9 @@ struct CoreDataImportTests {
     ])
   func textAsStored(_ name: String, _ message: String) throws {
     let bowties = BowtiesSandbox()
-    try CoreDataImport.copyFixtures(into: bowties)
-    try CoreDataImport.change(
-      CoreDataImport.appFolder, in: bowties,
-      "UPDATE ZBOWTIE SET ZNAME = \(name) WHERE ZSEARCHKEY = 'R'")
-    let seeded = try bowties("seed", CoreDataImport.appFolder)
-    #expect(seeded.status == 65, "\(seeded)")
+    let seeded = try CoreDataImport.seedRefused(
+      after: "UPDATE ZBOWTIE SET ZNAME = \(name) WHERE ZSEARCHKEY = 'R'", in: bowties)
     #expect(seeded.stderr.hasSuffix(message + "\n"), "\(seeded)")
-    #expect(!FileManager.default.fileExists(atPath: bowties.store))
     // Text that is UTF-8, a euro sign's three bytes among it, comes across as it is.
     try CoreDataImport.change(
       CoreDataImport.appFolder, in: bowties,
@@ -518,13 +519,10 @@ struct CoreDataImportTests {
 
   @Test("a refused row's name is quoted in part: a million-character ZNAME is no million-byte line")
   func longNameQuotedInPart() throws {
-    let bowties = BowtiesSandbox()
-    try CoreDataImport.copyFixtures(into: bowties)
-    try CoreDataImport.change(
-      CoreDataImport.appFolder, in: bowties,
-      "UPDATE ZBOWTIE SET ZNAME = replace(hex(zeroblob(500000)), '0', 'N') WHERE ZSEARCHKEY = 'R'")
-    let seeded = try bowties("seed", CoreDataImport.appFolder)
-    #expect(seeded.status == 65, "\(seeded.stderr.prefix(300))")
+    let seeded = try CoreDataImport.seedRefused(
+      after:
+        "UPDATE ZBOWTIE SET ZNAME = replace(hex(zeroblob(500000)), '0', 'N') WHERE ZSEARCHKEY = 'R'",
+      in: BowtiesSandbox())
     #expect(seeded.stderr.utf8.count < 400, "\(seeded.stderr.prefix(300))")
     #expect(seeded.stderr.contains("NNN…): "), "\(seeded.stderr.prefix(300))")
   }
