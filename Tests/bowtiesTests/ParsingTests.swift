@@ -58,6 +58,21 @@ struct ParsingTests {
     }
   }
 
+  /// rate's words are an array only so that "-1" reaches the rating check; its usage is
+  /// written by hand to say one rating, and must keep up with the options it declares.
+  @Test("rate's usage says one rating and names every option rate declares")
+  func rateUsage() throws {
+    let help = Bowties.helpMessage(for: Bowties.Rate.self)
+    let usage = try #require(help.split(separator: "\n").first { $0.hasPrefix("USAGE: ") })
+    #expect(usage.hasPrefix("USAGE: bowties rate <tie> [<value>] "), "\(usage)")
+    #expect(!usage.contains("..."), "\(usage)")
+    let options = help.matches(of: /(?m)^  (--[a-z-]+)/).map { String($0.1) }
+    #expect(options.contains("--store"), "\(help)")
+    for option in options where !["--help", "--version"].contains(option) {
+      #expect(usage.contains("[\(option)"), "\(option) is not in \(usage)")
+    }
+  }
+
   @Test("each subcommand is reached by its name", arguments: Bowties.configuration.subcommands)
   func reachedByName(_ command: any ParsableCommand.Type) throws {
     let name = try #require(command.configuration.commandName)

@@ -6,7 +6,9 @@ extension Bowties {
   struct Rate: StoreCommand {
     static let configuration = CommandConfiguration(
       commandName: "rate",
-      abstract: "Rate a tie from 0 to 5 (4.5, with a dot). Without a value, asks on a terminal.")
+      abstract: "Rate a tie from 0 to 5 (4.5, with a dot). Without a value, asks on a terminal.",
+      // The words are an array only to take "-1" as a rating; one is given.
+      usage: "bowties rate <tie> [<value>] [--store <path-or-uri>] [--json]")
 
     @Argument(help: .tie, completion: .custom(TieCompletion.keys))
     var tie: String
