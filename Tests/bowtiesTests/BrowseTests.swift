@@ -495,6 +495,21 @@ struct BrowseSQLiteTests {
     try scenarios.expectEnded(pane, status: 0)
   }
 
+  @Test("a value longer than the screen's room ends in …, so it is seen to go on")
+  func longValue() throws {
+    try scenarios.prepare()
+    let url = "https://example.com/" + String(repeating: "a", count: 200) + "/end"
+    try #require(try bowties("edit", "R", "--url", url).status == 0)
+    let pane = try scenarios.browse(columns: 80)
+    defer { pane.stop() }
+    let screen = try scenarios.expect(pane, "https://example.com/aaa")
+    let line = try #require(screen.split(separator: "\n").first { $0.contains("example.com") })
+    #expect(line.hasSuffix("aaa…"), "\(line)")
+    #expect(line.count == 80, "\(line)")
+    try pane.send("q")
+    try scenarios.expectEnded(pane, status: 0)
+  }
+
   @Test("a rating prompt whose tie another process removes closes, and rates no other tie")
   func promptOfARemovedTie() throws { try scenarios.closesARatingPromptWhoseTieIsRemoved() }
 

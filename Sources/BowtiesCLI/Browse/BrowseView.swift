@@ -133,11 +133,13 @@ struct BrowseView {
       }
     }
     let detailsStart = photo.map { 1 + $0.columns + Self.gap } ?? 1
+    // A value longer than the room left (a long link) ends in "…", so that it is seen to go on.
+    let shown = details.map { TextCells.truncate($0, to: columns - detailsStart) }
     switch photo {
     case .lines(let lines, _)?:
-      for row in 0..<min(bodyRows, max(lines.count, details.count)) {
+      for row in 0..<min(bodyRows, max(lines.count, shown.count)) {
         let left = row < lines.count ? lines[row] : String(repeating: " ", count: photo!.columns)
-        let right = row < details.count ? details[row] : ""
+        let right = row < shown.count ? shown[row] : ""
         frame.set(bodyTop + row, " " + left + String(repeating: " ", count: Self.gap) + right)
       }
     case .image(let payload, let removal, let imageColumns, let imageRows)?:
@@ -145,10 +147,10 @@ struct BrowseView {
         row: bodyTop, column: 1, columns: imageColumns, rows: imageRows, payload: payload,
         removal: removal)
       for row in 0..<bodyRows {
-        frame.set(bodyTop + row, row < details.count ? details[row] : "", start: detailsStart)
+        frame.set(bodyTop + row, row < shown.count ? shown[row] : "", start: detailsStart)
       }
     case nil:
-      for (row, line) in details.enumerated() where row < bodyRows {
+      for (row, line) in shown.enumerated() where row < bodyRows {
         frame.set(bodyTop + row, " " + line)
       }
     }
