@@ -49,6 +49,13 @@ struct HistoryCommandTests {
     let wear = try bowties("undo", "--json")
     #expect(wear.stdout.contains("\"command\" : \"wear\""))
     #expect(wear.stdout.contains("\"timesWorn\" : 0"))
+    // One wear, said as one: "worn 1 time".
+    try bowties("wear", "I", "--date", "2026-11-21T09:00:00Z")
+    try bowties("wear", "I", "--date", "2026-11-22T09:00:00Z")
+    #expect(
+      try bowties("undo").stdout == "undid wear of Indigo Bow Tie on Nov 22, 2026: worn 1 time\n")
+    #expect(
+      try bowties("undo").stdout == "undid wear of Indigo Bow Tie on Nov 21, 2026: worn 0 times\n")
     let nothing = try bowties("undo")
     #expect(nothing.status == 0 && nothing.stdout == "nothing to undo\n")
     #expect(try bowties("undo", "--json").stdout == "{\n  \"undone\" : null\n}\n")

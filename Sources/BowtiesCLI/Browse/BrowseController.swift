@@ -156,7 +156,8 @@ final class BrowseController {
     case .character("w"):
       try change { tie throws(BowTieError) in
         let worn = try store.wear(tie.id.uuidString)
-        return "wore \(worn.name): worn \(worn.timesWorn) times, last \(TieOutput.day(Date()))"
+        return
+          "wore \(worn.name): worn \(counted(Int(worn.timesWorn), "time")), last \(TieOutput.day(Date()))"
       }
     case .character("r"):
       if let tie = window.tie { mode = .rating(tie: tie, field: "", refusal: nil) }

@@ -33,7 +33,8 @@ extension Bowties {
       switch undone.change {
       case .wear(_, let wornAt, _):
         let day = TieOutput.day(wornAt)
-        return "undid wear of \(name) on \(day): worn \(undone.tie?.timesWorn ?? 0) times"
+        return
+          "undid wear of \(name) on \(day): worn \(counted(Int(undone.tie?.timesWorn ?? 0), "time"))"
       case .rate(let previous, let new):
         return "undid rating of \(name): \(BowTie.formatRating(new))/5 is back to "
           + "\(BowTie.formatRating(previous))/5"
