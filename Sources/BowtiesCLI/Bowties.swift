@@ -65,6 +65,20 @@ public struct Bowties: ParsableCommand {
     Foundation.exit(ExitStatus.success)
   }
 
+  /// ArgumentParser names a missing argument before an unknown option (`wear -i`, `show
+  /// --bogus`), though the option is what is wrong, and was often the argument meant.
+  /// Asked again with a stand-in for the argument, it names the option; nil when it does
+  /// not.
+  private static func unknownOption(beforeMissingArgumentIn arguments: [String]) -> String? {
+    guard !arguments.contains("--") else { return nil }
+    do {
+      _ = try parseAsRoot(arguments + ["--", "-"])
+      return nil
+    } catch {
+      return CommandNames.unknownOption(arguments, message: message(for: error))
+    }
+  }
+
   /// The command `arguments` (without the program name) ask for, by ArgumentParser once
   /// the subcommand's name is known to be one.
   static func parse(_ arguments: [String]) throws -> any ParsableCommand {
@@ -78,6 +92,11 @@ public struct Bowties: ParsableCommand {
       let message = message(for: error)
       if let hint = CommandNames.dashValueHint(arguments, message: message) {
         throw BowTieError.usage("\(message); \(hint)")
+      }
+      if message.hasPrefix("Missing expected argument '"),
+        let unknown = unknownOption(beforeMissingArgumentIn: arguments)
+      {
+        throw BowTieError.usage(unknown)
       }
       // `bowties --store S show R`: git and docker take options there, ArgumentParser does not.
       guard let option = arguments.first,

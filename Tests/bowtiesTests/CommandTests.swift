@@ -410,6 +410,21 @@ struct CommandTests {
       shown.stderr
         == "bowties: Missing expected argument '<tie>'; an argument that begins with '-' goes "
         + "after '--', which ends the options\n")
+    // One letter after the dash, where ArgumentParser named the missing TIE first: the
+    // option is named, with the same advice; a long one, alone.
+    let advice = "an argument that begins with '-' goes after '--', which ends the options"
+    for (arguments, message) in [
+      (["wear", "-i"], "unknown option '-i'; " + advice),
+      (["show", "-R"], "unknown option '-R'; " + advice),
+      (["show", "--bogus"], "unknown option '--bogus'"),
+    ] {
+      let refused = try bowties(arguments)
+      #expect(refused.status == 64, "\(arguments): \(refused)")
+      #expect(refused.stderr == "bowties: \(message)\n", "\(arguments): \(refused)")
+      #expect(try bowties.sqlite("SELECT timesWorn FROM bowTie WHERE searchKey = 'I'") == "0\n")
+    }
+    #expect(
+      try bowties("show").stderr == "bowties: Missing expected argument '<tie>' (see --help)\n")
     // Help asked for is still help.
     for help in ["-h", "-help", "--help"] {
       let asked = try bowties("show", help, withStore: false)

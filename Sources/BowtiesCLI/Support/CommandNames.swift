@@ -53,6 +53,18 @@ enum CommandNames {
     return argumentHint(arguments, at: index)
   }
 
+  /// ArgumentParser's refusal of an unknown option (`Unknown option '-i'`) in bowties'
+  /// words: for a single dash and letters, which may have been meant as a tie (`wear -i`),
+  /// with where such an argument goes. Nil for any other message.
+  static func unknownOption(_ arguments: [String], message: String) -> String? {
+    let prefix = "Unknown option '"
+    guard message.hasPrefix(prefix) else { return nil }
+    let option = String(message.dropFirst(prefix.count).prefix { $0 != "'" })
+    guard let index = options(of: arguments).firstIndex(of: option) else { return nil }
+    if option.hasPrefix("--") { return "unknown option '\(option)'" }
+    return "unknown option '\(option)'; " + argumentHint(arguments, at: index)
+  }
+
   /// A word such as `-ish` that asked ArgumentParser for help, which it gives for an `h`
   /// anywhere in a group of short flags: the command would print its help and exit 0,
   /// doing nothing, when a script meant a tie's name. Nil for any other line, and for
