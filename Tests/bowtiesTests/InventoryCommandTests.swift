@@ -99,6 +99,22 @@ struct InventoryCommandTests {
     #expect(try stored() == bytes)
   }
 
+  @Test("edit with nothing to change is refused (64); one that changes nothing leaves no undo")
+  func editThatChangesNothing() throws {
+    let bowties = BowtiesSandbox()
+    try bowties("favorite", "I")
+    let bare = try bowties("edit", "R")
+    #expect(bare.status == 64, "\(bare)")
+    #expect(bare.stderr.hasPrefix("bowties: nothing to change: give --name, --key, "), "\(bare)")
+    let same = try bowties("edit", "R", "--name", "Red Bow Tie", "--rating", "4")
+    #expect(same.status == 0, "\(same)")
+    #expect(same.stdout == (try bowties("show", "R").stdout))
+    // The undo takes back the favorite, the last change made.
+    #expect(
+      try bowties("undo").stdout == "undid favorite of Indigo Bow Tie: not a favorite again\n")
+    #expect(try bowties("undo").stdout == "nothing to undo\n")
+  }
+
   @Test("edit changes the named attributes; photo writes the photo back out")
   func editAndPhoto() throws {
     let bowties = BowtiesSandbox()

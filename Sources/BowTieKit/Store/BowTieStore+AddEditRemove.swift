@@ -75,6 +75,9 @@ extension BowTieStore {
         tie.photoData = nil
         tie.externalPhotoName = nil
       }
+      // An edit that changes nothing writes nothing, and leaves no undo step that would
+      // take nothing back.
+      guard tie != existing else { return checkingPhoto(existing) }
       try save(tie, replacing: existing, in: connection, photos)
       try log(.edit(previous: snapshot), for: tie, in: connection, photos)
       return checkingPhoto(try Self.refetch(tie, in: connection))

@@ -40,6 +40,15 @@ extension Bowties {
       if noPhoto && attributes.photo != nil {
         throw ValidationError("--photo and --no-photo cannot be used together")
       }
+      let changes: [Any?] = [
+        name, attributes.searchKey, attributes.color, attributes.rating, attributes.url,
+        attributes.price, attributes.photo, timesWorn, lastWorn,
+      ]
+      if !noPhoto && changes.allSatisfy({ $0 == nil }) {
+        throw ValidationError(
+          "nothing to change: give --name, --key, --rating, --color, --url, --price, "
+            + "--photo, --no-photo, --times-worn or --last-worn")
+      }
     }
 
     func run(in context: CommandContext) throws {
