@@ -115,6 +115,23 @@ struct InventoryCommandTests {
     #expect(try bowties("undo").stdout == "nothing to undo\n")
   }
 
+  @Test("edit --last-worn of a tie never worn is refused (65), unless --times-worn comes too")
+  func lastWornOfATieNeverWorn() throws {
+    let bowties = BowtiesSandbox()
+    try bowties("list")
+    let refused = try bowties("edit", "I", "--last-worn", "2026-01-01")
+    #expect(refused.status == 65, "\(refused)")
+    #expect(
+      refused.stderr
+        == "bowties: Indigo Bow Tie: lastWorn is given for a tie never worn (timesWorn 0): "
+        + "record a wear on that day (bowties wear TIE --date DATE), or give --times-worn too\n")
+    #expect(try bowties("list", "--never-worn").stdout.contains("Indigo"))
+    #expect(try bowties("undo").stdout == "nothing to undo\n")
+    let both = try bowties("edit", "I", "--last-worn", "2026-01-01", "--times-worn", "1")
+    #expect(both.status == 0, "\(both)")
+    #expect(both.stdout.contains("Last worn   Jan 1, 2026\n"), "\(both)")
+  }
+
   @Test("edit changes the named attributes; photo writes the photo back out")
   func editAndPhoto() throws {
     let bowties = BowtiesSandbox()

@@ -67,7 +67,19 @@ extension BowTieStore {
         tie.currency = edit.currency ?? tie.currency
       }
       if let timesWorn = edit.timesWorn { tie.timesWorn = timesWorn }
-      if let lastWorn = edit.lastWorn { tie.lastWorn = lastWorn }
+      if let lastWorn = edit.lastWorn {
+        // A last wear without any wear would list the tie as never worn and as worn since
+        // that day at once; a wear on that day is what was meant.
+        guard tie.timesWorn > 0 else {
+          throw BowTieError.invalidTie(
+            name: tie.name,
+            ValidationFailure(
+              attribute: "lastWorn",
+              reason: "is given for a tie never worn (timesWorn 0): record a wear on that day "
+                + "(bowties wear TIE --date DATE), or give --times-worn too"))
+        }
+        tie.lastWorn = lastWorn
+      }
       switch edit.photo {
       case .keep: break
       case .replace(let photo): tie.setPhoto(photo)
