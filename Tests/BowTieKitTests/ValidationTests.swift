@@ -92,6 +92,25 @@ struct ValidationTests {
     #expect(throws: BowTieError.self) { try BowTie.parseRating(text) }
   }
 
+  @Test(
+    "ratings print as typed, without an exponent however small",
+    arguments: [
+      ("4", "4"), ("4.5", "4.5"), ("0.0001", "0.0001"), ("0.00001", "0.00001"),
+      ("0.000000000000000000000015", "0.000000000000000000000015"),
+      ("4.123456789", "4.123456789"), ("0", "0"),
+    ])
+  func printedRatings(typed: String, printed: String) throws {
+    #expect(BowTie.formatRating(try BowTie.parseRating(typed)) == printed)
+  }
+
+  @Test("ratings another program stored out of range print without an exponent too")
+  func storedRatings() {
+    #expect(BowTie.formatRating(-0.00002) == "-0.00002")
+    #expect(BowTie.formatRating(1e16) == "10000000000000000")
+    #expect(BowTie.formatRating(1.25e17) == "125000000000000000")
+    #expect(BowTie.formatRating(.nan) == "nan")
+  }
+
   @Test("canonical names fold case, diacritics, width and spacing")
   func canonicalNames() {
     #expect(BowTie.canonicalize("Café  Bow\tTie") == "cafe bow tie")

@@ -24,6 +24,16 @@ public struct TieEdit: Sendable {
   public var lastWorn: Date?
 
   public init() {}
+
+  /// Whether the edit names no attribute to change: an edit that must be refused, not
+  /// one whose values merely equal the tie's.
+  public var namesNothing: Bool {
+    guard case .keep = photo else { return false }
+    let values: [Any?] = [
+      name, searchKey, tintColor, rating, url, price, currency, timesWorn, lastWorn,
+    ]
+    return values.allSatisfy { $0 == nil }
+  }
 }
 
 extension BowTieStore {

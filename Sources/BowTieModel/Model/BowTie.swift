@@ -334,12 +334,33 @@ extension BowTie {
     return value
   }
 
-  /// Renders a rating without a trailing ".0", the way people write them: 4, 4.5.
+  /// Renders a rating without a trailing ".0", the way people write them: 4, 4.5, and
+  /// without an exponent, which Swift's shortest form uses below 0.0001 (`1e-05`).
   public static func formatRating(_ rating: Double) -> String {
     if rating.isFinite, rating == rating.rounded(), abs(rating) < 1e15 {
       return String(Int64(rating))
     }
-    return String(rating)
+    return plainDigits(String(rating))
+  }
+
+  /// Swift's shortest round-trip form of a finite double with its exponent written out
+  /// as zeros (`1.5e-07` is `0.00000015`); any other text as it is.
+  static func plainDigits(_ shortest: String) -> String {
+    let parts = shortest.split(separator: "e", omittingEmptySubsequences: false)
+    guard parts.count == 2, let exponent = Int(parts[1]), abs(exponent) < 400 else {
+      return shortest
+    }
+    var mantissa = Substring(parts[0])
+    let sign = mantissa.hasPrefix("-") ? "-" : ""
+    if !sign.isEmpty { mantissa = mantissa.dropFirst() }
+    let wholeDigits = mantissa.prefix { $0 != "." }
+    let digits = wholeDigits + mantissa.dropFirst(wholeDigits.count + 1)
+    let point = wholeDigits.count + exponent
+    if point <= 0 { return sign + "0." + String(repeating: "0", count: -point) + digits }
+    if point >= digits.count {
+      return sign + digits + String(repeating: "0", count: point - digits.count)
+    }
+    return sign + digits.prefix(point) + "." + digits.dropFirst(point)
   }
 
   /// The canonical form of a search key, used for its case-insensitive uniqueness.

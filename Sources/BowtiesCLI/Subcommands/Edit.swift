@@ -36,22 +36,8 @@ extension Bowties {
     @OptionGroup var storeOptions: StoreOptions
     @OptionGroup var output: OutputOptions
 
-    func validate() throws {
-      if noPhoto && attributes.photo != nil {
-        throw ValidationError("--photo and --no-photo cannot be used together")
-      }
-      let changes: [Any?] = [
-        name, attributes.searchKey, attributes.color, attributes.rating, attributes.url,
-        attributes.price, attributes.photo, timesWorn, lastWorn,
-      ]
-      if !noPhoto && changes.allSatisfy({ $0 == nil }) {
-        throw ValidationError(
-          "nothing to change: give --name, --key, --rating, --color, --url, --price, "
-            + "--photo, --no-photo, --times-worn or --last-worn")
-      }
-    }
-
-    func run(in context: CommandContext) throws {
+    /// The edit the options ask for, but for a new photo, which `run` reads and checks.
+    private var requested: TieEdit {
       var edit = TieEdit()
       edit.name = name
       edit.searchKey = attributes.searchKey?.key
@@ -62,10 +48,25 @@ extension Bowties {
       edit.currency = attributes.price?.currency
       edit.timesWorn = timesWorn.map { Int32($0.value) }
       edit.lastWorn = lastWorn?.date
+      if noPhoto { edit.photo = .remove }
+      return edit
+    }
+
+    func validate() throws {
+      if noPhoto && attributes.photo != nil {
+        throw ValidationError("--photo and --no-photo cannot be used together")
+      }
+      if requested.namesNothing && attributes.photo == nil {
+        throw ValidationError(
+          "nothing to change: give --name, --key, --rating, --color, --url, --price, "
+            + "--photo, --no-photo, --times-worn or --last-worn")
+      }
+    }
+
+    func run(in context: CommandContext) throws {
+      var edit = requested
       // Read and checked before the store is opened, or created.
-      if noPhoto {
-        edit.photo = .remove
-      } else if let photo = try attributes.checkedPhoto() {
+      if let photo = try attributes.checkedPhoto() {
         edit.photo = .replace(photo)
       }
       let store = try context.open(storeOptions)
