@@ -54,7 +54,18 @@ struct EscapingTests {
     #expect(
       "x\n\t\r\u{07}\u{08}\u{0B}\u{0C}\u{7F}\u{0}".withVisibleControlCharacters
         == #"x\n\t\r\a\b\v\f\177\000"#)
-    #expect("C:\\ café ☕ \u{202E}".withVisibleControlCharacters == "C:\\ café ☕ \u{202E}")
+    #expect("C:\\ café ☕ \u{200F}".withVisibleControlCharacters == "C:\\ café ☕ \u{200F}")
+    // The bidirectional controls that reorder what follows them, alone and between letters;
+    // the scalars around them, and the marks (U+200E, U+200F), stay.
+    #expect("Evil \u{202E}eit woB".withVisibleControlCharacters == #"Evil \342\200\256eit woB"#)
+    #expect("\u{2066}x\u{2069}".withVisibleControlCharacters == #"\342\201\246x\342\201\251"#)
+    for value in Array(0x2027...0x2030) + Array(0x2064...0x206A) + [0x200E] {
+      let scalar = Unicode.Scalar(UInt32(value))!
+      let reorders = (0x202A...0x202E).contains(value) || (0x2066...0x2069).contains(value)
+      let octal = String(scalar).utf8.map { "\\" + String($0, radix: 8) }.joined()
+      let expected = "a" + (reorders ? octal : String(scalar)) + "b"
+      #expect("a\(Character(scalar))b".withVisibleControlCharacters == expected, "\(value)")
+    }
     // Every C0 and C1 scalar, and DEL, alone and between letters.
     for value in Array(0x00...0x1F) + Array(0x7F...0x9F) {
       let scalar = Unicode.Scalar(UInt32(value))!

@@ -416,4 +416,29 @@ struct HostileArgumentTests {
     #expect(undone.status == 65, "\(undone)")
     #expect(hasNoControls(undone.stderr) && undone.stderr.contains(visible), "\(undone)")
   }
+
+  @Test("a bidirectional override in a name cannot turn the line it is printed on around")
+  func bidirectionalControlsMadeVisible() throws {
+    let bowties = BowtiesSandbox()
+    // U+202E (RLO) shows "eit woB" as "Bow tie", and everything after it on the line
+    // backwards; U+200F, a mark that opens nothing, stays.
+    let name = "Evil \u{202E}eit woB\u{200F}"
+    let added = try bowties("add", "--name", name, "--key", "EV")
+    #expect(added.status == 0, "\(added)")
+    try bowties("wear", "EV", "--date", "2026-10-01")
+    let visible = #"Evil \342\200\256eit woB"# + "\u{200F}"
+    for arguments in [
+      ["show", "EV"], ["list"], ["history"], ["report", "--as-of", "2026-11-21"],
+      ["report", "--format", "html", "--as-of", "2026-11-21"],
+    ] {
+      let result = try bowties.run(
+        BowtiesSandbox.binary.path, arguments + ["--store", bowties.store])
+      #expect(result.status == 0, "\(arguments): \(result)")
+      #expect(!result.stdout.unicodeScalars.contains("\u{202E}"), "\(arguments)")
+      #expect(result.stdout.contains(visible), "\(arguments): \(result.stdout)")
+    }
+    let json = try bowties("show", "EV", "--json")
+    let object = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
+    #expect(object?["name"] as? String == name)
+  }
 }
