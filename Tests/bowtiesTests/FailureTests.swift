@@ -213,6 +213,40 @@ struct FailureTests {
     #expect(try fileManager.contentsOfDirectory(atPath: "\(folder)/mnt").isEmpty)
   }
 
+  @Test("a store reached through a link in another folder keeps its photos beside its file")
+  func linkedStorePhotos() throws {
+    let bowties = BowtiesSandbox()
+    let fileManager = FileManager.default
+    let folder = bowties.folder.path
+    for name in ["real", "other", "backups", "links"] {
+      try fileManager.createDirectory(atPath: "\(folder)/\(name)", withIntermediateDirectories: false)
+    }
+    let real = "\(folder)/real/s.sqlite"
+    let linked = "\(folder)/other/link.sqlite"
+    #expect(try bowties(["list"], store: real).status == 0)
+    try fileManager.createSymbolicLink(atPath: linked, withDestinationPath: "../real/s.sqlite")
+    let photo = "\(folder)/big.png"
+    try BowtiesSandbox.noisePNG(seed: 7).write(to: URL(fileURLWithPath: photo))
+    let edited = try bowties(["edit", "R", "--photo", photo], store: linked)
+    #expect(edited.status == 0, "\(edited)")
+    #expect(!fileManager.fileExists(atPath: "\(folder)/other/.link_SUPPORT"))
+    // Opened by its own name, the store has the photo; through the link too.
+    for store in [real, linked] {
+      let doctor = try bowties(["doctor"], store: store)
+      #expect(doctor.status == 0 && doctor.stdout.hasSuffix("healthy\n"), "\(store): \(doctor)")
+    }
+    // A backup reached through a link in another folder restores with its photo.
+    #expect(try bowties(["backup", "\(folder)/backups/b.sqlite"], store: real).status == 0)
+    try fileManager.createSymbolicLink(
+      atPath: "\(folder)/links/latest.sqlite", withDestinationPath: "\(folder)/backups/b.sqlite")
+    #expect(try bowties(["edit", "R", "--no-photo"], store: real).status == 0)
+    let restored = try bowties(["restore", "\(folder)/links/latest.sqlite", "--yes"], store: real)
+    #expect(restored.status == 0, "\(restored)")
+    let photoOut = try bowties(["photo", "R", "--output", "\(folder)/out.png"], store: real)
+    #expect(photoOut.status == 0, "\(photoOut)")
+    #expect(fileManager.contents(atPath: "\(folder)/out.png") == fileManager.contents(atPath: photo))
+  }
+
   @Test(
     "another program's SQLite database, or the app's Core Data store: exit 74, no table added")
   func foreignDatabases() throws {

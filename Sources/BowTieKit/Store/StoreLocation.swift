@@ -1,6 +1,10 @@
 import BowTieModel
 import Foundation
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// Where the store lives: `--store PATH`, else `BOWTIES_STORE`, else
 /// `$XDG_DATA_HOME/bowties/BowTies.sqlite` (default `~/.local/share/bowties/BowTies.sqlite`).
 public enum StoreLocation {
@@ -81,10 +85,26 @@ public enum StoreLocation {
 
   /// The hidden folder beside the store that holds its external photos, named as
   /// Core Data names it: `.BowTies_SUPPORT/_EXTERNAL_DATA` for `BowTies.sqlite`.
+  ///
+  /// Beside the file itself: a store reached through a symbolic link keeps its photos
+  /// where the file the link leads to keeps them, as SQLite keeps its log there, so that
+  /// the store opened by either name, and a copy of the file with its folder, have them.
   public static func externalDataDirectory(forStoreAt url: URL) -> URL {
-    let base = url.deletingPathExtension().lastPathComponent
-    return url.deletingLastPathComponent()
+    let file = linkTarget(of: url) ?? url
+    let base = file.deletingPathExtension().lastPathComponent
+    return file.deletingLastPathComponent()
       .appendingPathComponent(".\(base)_SUPPORT", isDirectory: true)
       .appendingPathComponent("_EXTERNAL_DATA", isDirectory: true)
+  }
+
+  /// The file a symbolic link at `url` leads to, through any further links; nil when
+  /// `url` is no link, or a link to nothing.
+  private static func linkTarget(of url: URL) -> URL? {
+    var info = stat()
+    guard lstat(url.path, &info) == 0, info.st_mode & S_IFMT == S_IFLNK,
+      let resolved = realpath(url.path, nil)
+    else { return nil }
+    defer { free(resolved) }
+    return URL(fileURLWithPath: String(cString: resolved))
   }
 }
