@@ -219,7 +219,8 @@ struct FailureTests {
     let fileManager = FileManager.default
     let folder = bowties.folder.path
     for name in ["real", "other", "backups", "links"] {
-      try fileManager.createDirectory(atPath: "\(folder)/\(name)", withIntermediateDirectories: false)
+      try fileManager.createDirectory(
+        atPath: "\(folder)/\(name)", withIntermediateDirectories: false)
     }
     let real = "\(folder)/real/s.sqlite"
     let linked = "\(folder)/other/link.sqlite"
@@ -244,7 +245,8 @@ struct FailureTests {
     #expect(restored.status == 0, "\(restored)")
     let photoOut = try bowties(["photo", "R", "--output", "\(folder)/out.png"], store: real)
     #expect(photoOut.status == 0, "\(photoOut)")
-    #expect(fileManager.contents(atPath: "\(folder)/out.png") == fileManager.contents(atPath: photo))
+    #expect(
+      fileManager.contents(atPath: "\(folder)/out.png") == fileManager.contents(atPath: photo))
   }
 
   @Test(
