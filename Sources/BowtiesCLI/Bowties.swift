@@ -35,6 +35,8 @@ public struct Bowties: ParsableCommand {
   public static func main() {
     // Before anything opens a descriptor, which could take standard output's number.
     StandardOutput.reserveStandardDescriptors()
+    // Before anything reads the time zone.
+    LocalTimeZone.settle()
     // Then, so that a command handed over costs this process as little as it can; after
     // the engines' claims, so that its store is found as every command finds it.
     PostgreSQLProgram.registerMissing()

@@ -211,6 +211,37 @@ struct CommandTests {
     }
   }
 
+  @Test("TZ written as the C library takes it counts days in the zone it prints dates in")
+  func timeZoneForms() throws {
+    let bowties = BowtiesSandbox()
+    try bowties("list")
+    let link = bowties.folder.appendingPathComponent("localtime").path
+    try FileManager.default.createSymbolicLink(
+      atPath: link, withDestinationPath: "/usr/share/zoneinfo/Asia/Tokyo")
+    // Each form, and the zone's name, which Foundation and the C library read alike.
+    let forms = [
+      (":Asia/Tokyo", "Asia/Tokyo"), ("/usr/share/zoneinfo/Asia/Tokyo", "Asia/Tokyo"),
+      (":\(link)", "Asia/Tokyo"), ("UTC+3", "Etc/GMT+3"), ("<+14>-14", "Etc/GMT-14"),
+    ]
+    for (form, name) in forms {
+      func answers(_ zone: String) throws -> [String] {
+        let environment = ["TZ": zone]
+        try bowties.sqlite(
+          "DELETE FROM wearEvent WHERE tieId = (SELECT id FROM bowTie WHERE searchKey = 'I')")
+        let wear = try bowties("wear", "I", "--date", "today", "--json", environment: environment)
+        let history = try bowties("history", "I", environment: environment)
+        let listed = try bowties("list", "--worn-since", "today", environment: environment)
+        let report = try bowties("report", "--format", "csv", environment: environment)
+        let stored = try bowties.sqlite("SELECT lastWorn FROM bowTie WHERE searchKey = 'I'")
+        return [wear.stdout, history.stdout, listed.stdout, report.stdout, stored]
+      }
+      let expected = try answers(name)
+      #expect(try answers(form) == expected, "\(form)")
+      // The wear is at the zone's midnight, and history prints that midnight.
+      #expect(expected[1].contains("at 12:00 AM  I  Indigo Bow Tie"), "\(form): \(expected[1])")
+    }
+  }
+
   @Test("rate without a value and without a terminal is a usage error")
   func rateWithoutTerminal() throws {
     let bowties = BowtiesSandbox()
