@@ -74,7 +74,9 @@ public struct TerminalCapabilities: Sendable, Equatable {
       defer { bowties_terminfo_unload() }
       var strings: [String: String] = [:]
       for name in required + wanted {
-        if let value = bowties_terminfo_string(name) { strings[name] = String(cString: value) }
+        if let value = bowties_terminfo_string(name) {
+          strings[name] = withoutPadding(String(cString: value))
+        }
       }
       return (strings, bowties_terminfo_number("colors"))
     }
@@ -95,6 +97,28 @@ public struct TerminalCapabilities: Sendable, Equatable {
       term: term, source: .builtIn, strings: entry.strings, colors: entry.numbers["colors"])
   }
 
+  /// `capability` without its padding, `$<5>` or `$<2*/>`: a delay for `tputs` to make
+  /// with pad characters on a slow serial line, which bowties, writing the strings
+  /// itself, would print as text (vt100's entry pads `cup`, `clear` and `el`). A terminal
+  /// emulator needs no delay.
+  static func withoutPadding(_ capability: String) -> String {
+    guard capability.contains("$<") else { return capability }
+    var text = Substring(capability)
+    var result = ""
+    while let start = text.range(of: "$<") {
+      result += text[..<start.lowerBound]
+      let rest = text[start.upperBound...]
+      let body = rest.prefix { $0.isASCII && ($0.isNumber || ".*/".contains($0)) }
+      if !body.isEmpty, body.first!.isNumber, rest.dropFirst(body.count).first == ">" {
+        text = rest.dropFirst(body.count + 1)
+      } else {
+        result += "$<"
+        text = rest
+      }
+    }
+    return result + text
+  }
+
   /// The capability `name`, or "" when the terminal has none: sending nothing is how a
   /// terminal without an alternate screen, say, does without one.
   public subscript(name: String) -> String { strings[name] ?? "" }
@@ -105,7 +129,7 @@ public struct TerminalCapabilities: Sendable, Equatable {
     return Self.libtinfo.withLock { _ in
       cup.withCString { capability in
         bowties_terminfo_expand(capability, Int32(clamping: row), Int32(clamping: column))
-          .map { String(cString: $0) } ?? ""
+          .map { Self.withoutPadding(String(cString: $0)) } ?? ""
       }
     }
   }

@@ -28,6 +28,19 @@ struct CapabilityTests {
         "linux, screen, tmux-256color, xterm-256color"))
   }
 
+  @Test("padding for a slow line (vt100's $<5>) is left out, not sent as text")
+  func padding() throws {
+    let vt100 = try #require(
+      TerminalCapabilities.fromDatabase(term: "vt100"),
+      "no vt100 in this machine's terminfo database (apt-get install ncurses-base)")
+    #expect(vt100.strings.values.allSatisfy { !$0.contains("$<") }, "\(vt100.strings)")
+    #expect(vt100["clear"] == "\u{1B}[H\u{1B}[J")
+    #expect(vt100.moveCursor(row: 2, column: 4) == "\u{1B}[3;5H")
+    #expect(TerminalCapabilities.withoutPadding("a$<5>b$<2*/>c$<1.5*>d") == "abcd")
+    // Not padding: kept as it is.
+    #expect(TerminalCapabilities.withoutPadding("$<x>$<>$<5") == "$<x>$<>$<5")
+  }
+
   @Test("a type that cannot move the cursor is refused")
   func tooLimited() throws {
     // dumb is in the database, with neither cup nor clear.

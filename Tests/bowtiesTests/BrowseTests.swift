@@ -495,6 +495,19 @@ struct BrowseSQLiteTests {
     try scenarios.expectEnded(pane, status: 0)
   }
 
+  @Test("TERM=vt100, whose entry pads for slow lines: the screen as on any other terminal")
+  func paddedTerminal() throws {
+    try scenarios.prepare()
+    let pane = try scenarios.browse(environment: ["TERM": "vt100"])
+    defer { pane.stop() }
+    let screen = try scenarios.expect(pane, "Red Bow Tie")
+    #expect(screen.contains("[R]") && !screen.contains("$<"), "\(screen)")
+    try pane.send("Right")
+    #expect(!(try scenarios.expect(pane, "[O]")).contains("$<"))
+    try pane.send("q")
+    try scenarios.expectEnded(pane, status: 0)
+  }
+
   @Test("a value longer than the screen's room ends in …, so it is seen to go on")
   func longValue() throws {
     try scenarios.prepare()
