@@ -83,6 +83,13 @@ extension BowTieStore {
                 continue
               }
               tie.id = existing.id
+              // A plist's whole second that names the stored moment keeps the moment.
+              if let stored = existing.lastWorn, let given = tie.lastWorn,
+                given.timeIntervalSince1970.rounded(.down)
+                  == stored.timeIntervalSince1970.rounded(.down)
+              {
+                tie.lastWorn = stored
+              }
               // `seed --no-photos` leaves a replaced tie's photo as it is.
               if entry.photoSkipped { tie.keepPhoto(of: existing) }
             }
@@ -125,16 +132,23 @@ extension BowTieStore {
 
 extension BowTieStore {
   /// Whether a replacing seed may record `tie`'s `lastWorn` as a wear: no wear is
-  /// recorded at that moment yet, and its `timesWorn` leaves one for it beyond those
+  /// recorded in that second yet, and its `timesWorn` leaves one for it beyond those
   /// recorded.
+  ///
+  /// The second, not the instant: a plist writes dates in whole seconds, so a store's own
+  /// export, seeded back with `--replace`, names its last wear without the milliseconds
+  /// the store keeps.
   fileprivate static func canRecordLastWear(of tie: BowTie, in db: any SQLConnection) throws
     -> Bool
   {
     guard let lastWorn = tie.lastWorn else { return false }
+    let second = Date(timeIntervalSince1970: lastWorn.timeIntervalSince1970.rounded(.down))
     let row = try db.fetchOne(
       """
       SELECT count(*) AS events,
-        count(CASE WHEN wornAt = \(StorageDate.format(lastWorn)) THEN 1 END) AS atLastWorn
+        count(CASE WHEN wornAt >= \(StorageDate.format(second))
+          AND wornAt < \(StorageDate.format(second.addingTimeInterval(1))) THEN 1 END)
+          AS atLastWorn
       FROM wearEvent WHERE tieId = \(tie.id.text)
       """)
     let events: Int = try row?.decode("events") ?? 0
