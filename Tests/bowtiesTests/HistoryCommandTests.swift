@@ -33,6 +33,13 @@ struct HistoryCommandTests {
     #expect(events?.first?["searchKey"] as? String == "B")
     #expect(events?.first?["wornAt"] as? String == "2026-11-10T09:00:00Z")
     #expect(try bowties("history", "--since", "-3650d").stdout.split(separator: "\n").count == 9)
+    // An instant is included at either end, as a day is: one instant finds its wear.
+    let instant = "2026-11-10T09:00:00Z"
+    for arguments in [["--until", instant, "B"], ["--since", instant, "--until", instant]] {
+      let found = try bowties(["history"] + arguments)
+      #expect(found.status == 0, "\(arguments): \(found)")
+      #expect(found.stdout.hasPrefix("Nov 10, 2026 at 9:00 AM  B  Blue Bow Tie\n"), "\(found)")
+    }
     let bad = try bowties("history", "--since", "last week")
     #expect(bad.status == 65 && bad.stderr.contains("'last week' is not a date"))
   }

@@ -81,10 +81,12 @@ public struct DateArgument: Equatable, Sendable {
     }
   }
 
-  /// The end of what the argument names: the next midnight for a whole day, else the
-  /// instant itself. `--until 2026-11-21` includes all of that day.
+  /// The end of what the argument names, not itself included: the next midnight for a
+  /// whole day, so that `--until 2026-11-21` includes all of that day; else the instant's
+  /// next millisecond, the store's precision, so that `--until 2026-11-21T10:00:00Z`
+  /// includes a wear at 10:00 and `--since` and `--until` of one instant find it.
   public func end(in calendar: Calendar = .current) -> Date {
-    guard isWholeDay else { return date }
+    guard isWholeDay else { return date.addingTimeInterval(0.001) }
     return calendar.date(byAdding: .day, value: 1, to: date) ?? date
   }
 
