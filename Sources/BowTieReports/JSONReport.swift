@@ -86,7 +86,7 @@ enum JSONReport {
     try list("notWornRecently", .notWornRecently, total: report.notWornRecently.total)
     try value("ratingDistribution", report.ratingDistribution.map(BucketEntry.init))
     try value("staleDays", report.staleDays)
-    try value("suggestion", report.suggestion.map(SuggestionEntry.init))
+    try value("suggestion", report.suggestion)
     try value("tieCount", report.tieCount)
     try value("timeZone", report.timeZone)
     try value("version", version)
@@ -123,7 +123,7 @@ enum JSONReport {
     String(decoding: json, as: UTF8.self).replacingOccurrences(of: "\n", with: "\n" + indent)
   }
 
-  private struct TieEntry: JSONObject {
+  fileprivate struct TieEntry: JSONObject {
     let tie: Report.Tie
 
     func writeFields(to fields: inout some JSONFields) throws {
@@ -154,18 +154,24 @@ enum JSONReport {
       try container.encode(bucket.ties, forKey: .ties)
     }
   }
+}
 
-  private struct SuggestionEntry: Encodable {
-    let suggestion: Report.Suggestion
+extension Report.Tie {
+  /// Every field, an absent one as null, as the report's lists write it: `suggest --json`
+  /// writes its ties so too.
+  public func encode(to encoder: any Encoder) throws {
+    try JSONReport.TieEntry(tie: self).encode(to: encoder)
+  }
+}
 
-    private enum Key: String, CodingKey { case tie, score, reason }
+extension Report.Suggestion {
+  private enum Key: String, CodingKey { case tie, score, reason }
 
-    func encode(to encoder: any Encoder) throws {
-      var container = encoder.container(keyedBy: Key.self)
-      try container.encode(TieEntry(tie: suggestion.tie), forKey: .tie)
-      try container.encode(finiteOrNull(suggestion.score), forKey: .score)
-      try container.encode(suggestion.reason, forKey: .reason)
-    }
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: Key.self)
+    try container.encode(tie, forKey: .tie)
+    try container.encode(finiteOrNull(score), forKey: .score)
+    try container.encode(reason, forKey: .reason)
   }
 }
 

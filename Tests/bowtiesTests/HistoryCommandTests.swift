@@ -109,6 +109,15 @@ struct HistoryCommandTests {
     let json = try bowties("suggest", "--as-of", "2026-11-21", "--json")
     let picks = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]]
     #expect(picks?.first?["reason"] as? String == "never worn, rated 3/5")
+    // The same object as the report's suggestion, an absent value as null.
+    let tie = picks?.first?["tie"] as? [String: Any]
+    #expect(tie?["lastWorn"] is NSNull && tie?["daysSinceWorn"] is NSNull, "\(json.stdout)")
+    let report = try bowties("report", "--as-of", "2026-11-21", "--format", "json")
+    let reported =
+      try JSONSerialization.jsonObject(with: Data(report.stdout.utf8)) as? [String: Any]
+    #expect(
+      (reported?["suggestion"] as? NSDictionary) == (picks?.first as? NSDictionary),
+      "\(report.stdout)")
     #expect(try bowties("suggest", "--count", "0").status == 65)
     try bowties("wear", "I", "--date", "2026-11-21T08:00:00Z")
     #expect(
