@@ -185,6 +185,9 @@ struct ExchangeCommandTests {
       #"[{"name": "JSON Tie", "searchKey": "J", "rating": 4, "lastWorn": "2026-11-01T10:00:00Z"}]"#
         .utf8)
     #expect(try bowties("seed", "-", stdin: json).stdout == "added 1, replaced 0, skipped 0\n")
+    // Its lastWorn without a count is one wear, not a never-worn tie's.
+    #expect(try bowties("show", "J").stdout.contains("Times worn  1\n"))
+    #expect(!(try bowties("list", "--never-worn").stdout.contains("JSON Tie")))
     let bad = Data(#"[{"name": "Bad", "searchKey": "X", "rating": "high"}]"#.utf8)
     let refused = try bowties("seed", "-", "--format", "json", stdin: bad)
     #expect(

@@ -39,6 +39,10 @@ extension SeedFile {
     if let lastWorn = tie.lastWorn, BowTie.isAfterToday(lastWorn) {
       throw reader.failure("lastWorn", "is after today: a wear is today or earlier")
     }
+    // A last wear is a wear: without a count, it is the one, so that the tie is not
+    // listed as never worn and as worn since. A count of 0 given with it is kept, since
+    // an export of a store that holds one (from another program) writes it so.
+    if tie.lastWorn != nil && fields["timesWorn"] == nil { tie.timesWorn = 1 }
     tie.isFavorite = try reader.bool("isFavorite") ?? false
     if let text = try reader.string("url") {
       switch BowTie.checkURL(text) {
