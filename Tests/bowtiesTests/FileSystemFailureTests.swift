@@ -13,7 +13,16 @@ struct FileSystemFailureTests {
   func readOnlyStoreFile() throws {
     let bowties = BowtiesSandbox()
     try bowties("show", "R")
+    // A backup of another store, with a photo above the cutoff.
+    let other = BowtiesSandbox()
+    let photo = other.folder.appendingPathComponent("big.png")
+    try BowtiesSandbox.noisePNG(seed: 3).write(to: photo)
+    try other("edit", "R", "--photo", photo.path)
+    let backup = bowties.folder.appendingPathComponent("other-backup.sqlite").path
+    #expect(try other("backup", backup).status == 0)
     let before = try Data(contentsOf: URL(fileURLWithPath: bowties.store))
+    let photoFolder = bowties.folder.appendingPathComponent(".BowTies_SUPPORT").path
+    let photosBefore = FileManager.default.subpaths(atPath: photoFolder)
     // Root writes any file whatever its mode, so as root the commands run as nobody.
     let user = getuid() == 0 ? BowtiesSandbox.nobody : nil
     if getuid() == 0 {
@@ -30,6 +39,7 @@ struct FileSystemFailureTests {
     #expect(try run(["list", "--json"]).status == 0)
     for write in [
       ["wear", "R"], ["rate", "R", "2"], ["favorite", "O"], ["remove", "R", "--yes"],
+      ["restore", backup, "--yes"],
     ] {
       let result = try run(write)
       #expect(result.status == 74, "\(write): \(result)")
@@ -37,6 +47,8 @@ struct FileSystemFailureTests {
       #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
     }
     #expect(try Data(contentsOf: URL(fileURLWithPath: bowties.store)) == before)
+    // The refused restore left none of the backup's photos in the store's folder.
+    #expect(FileManager.default.subpaths(atPath: photoFolder) == photosBefore)
   }
 
   @Test(

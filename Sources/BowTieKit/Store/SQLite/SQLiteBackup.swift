@@ -125,6 +125,13 @@ extension SQLiteEngine {
     do {
       let (store, _) = try open(at: url)
       defer { try? store.close() }
+      // A store this process cannot write (read-only to it, or its file immutable) is
+      // refused before its photo folder gets the backup's photos, which nothing would
+      // sweep until a command could write it.
+      if store.dbWriter.configuration.readonly {
+        let reason = access(url.path, W_OK) != 0 ? POSIXError.current.reason : "it is read-only"
+        throw BowTieError.storeNotWritable(path: url.path, reason: reason)
+      }
       // Marked first: files copied by a restore that dies before its commit are then
       // swept by the next open, like those of any interrupted write.
       if !names.isEmpty, let marker = store.photos.writingMarker {
