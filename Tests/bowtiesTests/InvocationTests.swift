@@ -82,6 +82,29 @@ struct InvocationTests {
     #expect(Invocation(["show", "R"]).storeAddress(environment: [:]) == nil)
   }
 
+  @Test("--date= is --date '': an empty value, not the next word")
+  func emptyValuesAfterEquals() throws {
+    let split = Invocation.splittingEmptyValues
+    #expect(
+      split(["wear", "R", "--date=", "--store", "S"]) == [
+        "wear", "R", "--date", "", "--store", "S",
+      ])
+    #expect(split(["report", "--as-of="]) == ["report", "--as-of", ""])
+    // Not a value's option, after --, or a completion request: as they are.
+    for words in [
+      ["show", "R", "--", "--date="], ["show", "--="], ["show", "R", "--date=today"],
+      ["show", "R", "-d="],
+      ["---completion", "wear", "--", "positional@0", "4", "0", "bowties", "--date="],
+    ] {
+      #expect(split(words) == words, "\(words)")
+    }
+    // End to end: refused as the empty value, the next option left alone.
+    let bowties = BowtiesSandbox()
+    let refused = try bowties("wear", "I", "--date=")
+    #expect(refused.status == 65, "\(refused)")
+    #expect(refused.stderr.hasPrefix("bowties: '' is not a date"), "\(refused)")
+  }
+
   @Test("a word that is not UTF-8 is refused by its position")
   func notUTF8() {
     #expect(throws: BowTieError.usage("argument 2 is not valid UTF-8 text")) {

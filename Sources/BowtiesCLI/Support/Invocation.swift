@@ -28,7 +28,31 @@ struct Invocation {
         arguments.append(String(cString: word))
       }
     }
-    return Invocation(arguments, notUTF8: notUTF8)
+    return Invocation(splittingEmptyValues(arguments), notUTF8: notUTF8)
+  }
+
+  /// The words with `--date=` given as `--date ''`, which is what it says: an empty value.
+  /// ArgumentParser otherwise takes the next word as the value of an option it parses
+  /// unconditionally (`--date= --store S` read `--store` as the date). Not after `--`, and
+  /// not in a shell's request for completions, whose words are the line being typed.
+  static func splittingEmptyValues(_ words: [String]) -> [String] {
+    guard words.first != "---completion", words.contains(where: { $0.hasSuffix("=") }) else {
+      return words
+    }
+    var result: [String] = []
+    var afterTerminator = false
+    for word in words {
+      let name = word.dropFirst(2).dropLast()
+      if !afterTerminator, word.hasPrefix("--"), word.hasSuffix("="), !name.isEmpty,
+        name.allSatisfy({ $0.isASCII && ($0.isLetter || $0 == "-") })
+      {
+        result += [String(word.dropLast()), ""]
+      } else {
+        result.append(word)
+      }
+      if word == "--" { afterTerminator = true }
+    }
+    return result
   }
 
   init(_ arguments: [String], notUTF8: Int? = nil) {
