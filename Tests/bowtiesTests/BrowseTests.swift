@@ -495,6 +495,22 @@ struct BrowseSQLiteTests {
     try scenarios.expectEnded(pane, status: 0)
   }
 
+  @Test("the status line of a tie another process removed goes with it")
+  func statusOfARemovedTie() throws {
+    try scenarios.prepare()
+    let pane = try scenarios.browse()
+    defer { pane.stop() }
+    try scenarios.expect(pane, "Red Bow Tie")
+    try pane.send("f")
+    try scenarios.expect(pane, "Red Bow Tie is no longer a favorite")
+    let removed = try bowties(["remove", "R", "--yes"], store: bowties.store)
+    try #require(removed.status == 0, "\(removed)")
+    let screen = try scenarios.expect(pane, "Orange Bow Tie")
+    #expect(!screen.contains("Red Bow Tie"), "\(screen)")
+    try pane.send("q")
+    try scenarios.expectEnded(pane, status: 0)
+  }
+
   @Test("TERM=vt100, whose entry pads for slow lines: the screen as on any other terminal")
   func paddedTerminal() throws {
     try scenarios.prepare()

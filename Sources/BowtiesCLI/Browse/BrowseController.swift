@@ -76,8 +76,15 @@ final class BrowseController {
   }
 
   /// Reads the window again when another process changed the store since the last look.
+  /// The status line spoke of the tie on screen: when another process's change puts another
+  /// tie there (it removed the one shown), the line is cleared rather than left describing a
+  /// tie no longer in sight.
   func lookForChanges() throws(BowTieError) {
-    if try watch.changed() { try refresh() }
+    guard try watch.changed() else { return }
+    let shown = window.tie?.id
+    let wasMain = mode == .main
+    try refresh()
+    if wasMain && window.tie?.id != shown { message = nil }
   }
 
   /// Goes on with `store`, the same store opened again: what was read from the one before
