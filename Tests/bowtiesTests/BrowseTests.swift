@@ -495,6 +495,27 @@ struct BrowseSQLiteTests {
     try scenarios.expectEnded(pane, status: 0)
   }
 
+  @Test("w, r and f in a store without ties say there is none")
+  func keysWithoutTies() throws {
+    try scenarios.prepare()
+    let removed = try bowties(
+      ["remove", "R", "O", "Y", "G", "B", "I", "V", "--yes"], store: bowties.store)
+    try #require(removed.status == 0, "\(removed)")
+    let pane = try scenarios.browse()
+    defer { pane.stop() }
+    try scenarios.expect(pane, "No ties in the store")
+    let said = "no tie to change: the store has none"
+    for key in ["w", "r", "f"] {
+      // Any other key clears the status line first.
+      try pane.send("Home")
+      _ = try pane.waitFor(timeout: 5) { !$0.contains(said) }
+      try pane.send(key)
+      try scenarios.expect(pane, said)
+    }
+    try pane.send("q")
+    try scenarios.expectEnded(pane, status: 0)
+  }
+
   @Test("the status line of a tie another process removed goes with it")
   func statusOfARemovedTie() throws {
     try scenarios.prepare()

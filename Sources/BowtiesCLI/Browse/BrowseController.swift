@@ -167,7 +167,11 @@ final class BrowseController {
           "wore \(worn.name): worn \(counted(Int(worn.timesWorn), "time")), last \(TieOutput.day(Date()))"
       }
     case .character("r"):
-      if let tie = window.tie { mode = .rating(tie: tie, field: "", refusal: nil) }
+      if let tie = window.tie {
+        mode = .rating(tie: tie, field: "", refusal: nil)
+      } else {
+        message = Self.noTie
+      }
     case .character("f"):
       try change { tie throws(BowTieError) in
         let changed = try store.favorite(tie.id.uuidString, .toggle)
@@ -186,10 +190,16 @@ final class BrowseController {
     return .stay
   }
 
+  /// What `w`, `r` and `f` say in a store without ties, whose screen says how to add one.
+  static let noTie = "no tie to change: the store has none"
+
   /// Runs a change of the tie on screen and says how it went; a refusal (the tie removed
   /// meanwhile, the store busy or read-only) is said, not fatal.
   private func change(_ body: (BowTie) throws(BowTieError) -> String) throws(BowTieError) {
-    guard let tie = window.tie else { return }
+    guard let tie = window.tie else {
+      message = Self.noTie
+      return
+    }
     do {
       message = try body(tie)
     } catch  where Self.isRefusal(error) {
