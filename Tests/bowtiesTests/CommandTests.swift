@@ -194,6 +194,9 @@ struct CommandTests {
     #expect(result.status == 0)
     #expect(result.stdout.contains("Rating      4.5/5"))
     #expect(result.stdout.contains("Last worn   14.10.2026"), "dates follow the locale")
+    // A language ICU does not know is the POSIX locale, as the C library has it.
+    let unknown = try bowties("show", "R", environment: ["LC_ALL": "xx_YY.UTF-8"])
+    #expect(unknown.stdout.contains("Last worn   Oct 14, 2026"), "\(unknown.stdout)")
   }
 
   @Test("a day is the local one, the same with and without ICU's date format")

@@ -51,14 +51,18 @@ enum Terminal {
   }
 
   /// The identifier POSIX chooses for `category`: `LC_ALL`, then the category's own
-  /// variable, then `LANG`, the first that is set and not empty; nil for C and POSIX.
+  /// variable, then `LANG`, the first that is set and not empty; nil for C and POSIX, and
+  /// for a language ICU does not know (`xx_YY`), whose dates ICU writes in no language
+  /// ("2026 M10 14"), where the C library falls back to the POSIX locale.
   static func localeIdentifier(category: String) -> String? {
     let setting = ["LC_ALL", category, "LANG"].lazy.compactMap(ProcessEnvironment.value)
       .first { !$0.isEmpty }
     // "de_DE.UTF-8@euro" → "de_DE"
     let identifier = setting?.split(separator: ".").first?.split(separator: "@").first
       .map(String.init)
-    guard let identifier, identifier != "C", identifier != "POSIX" else { return nil }
+    guard let identifier, identifier != "C", identifier != "POSIX",
+      Locale(identifier: identifier).language.languageCode?.isISOLanguage == true
+    else { return nil }
     return identifier
   }
 
