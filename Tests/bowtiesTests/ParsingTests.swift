@@ -178,6 +178,25 @@ struct ParsingTests {
     }
   }
 
+  @Test("a wear at a moment later today than now is refused; now and today are taken")
+  func wearLaterThanNow() throws {
+    let now = Date()
+    // Two minutes on, unless that is tomorrow here: then one second on.
+    let later = Calendar.current.isDate(now.addingTimeInterval(120), inSameDayAs: now) ? 120.0 : 1.0
+    let soon = ISO8601DateFormatter().string(from: now.addingTimeInterval(later))
+    for option in [["wear", "R", "--date"], ["edit", "R", "--last-worn"]] {
+      #expect {
+        try Bowties.parseAsRoot(option + [soon])
+      } throws: { error in
+        let (code, text) = ExitStatus.outcome(of: error)
+        return code == 65 && text?.contains("'\(soon)' is later than now") == true
+      }
+      for taken in ["now", "today", "-1h"] {
+        #expect(throws: Never.self) { try Bowties.parseAsRoot(option + [taken]) }
+      }
+    }
+  }
+
   @Test(
     "a line that ArgumentParser refuses for anything but a value's conversion is a usage error (64)",
     arguments: [

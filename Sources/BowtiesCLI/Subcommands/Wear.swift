@@ -30,16 +30,21 @@ extension Bowties {
   }
 }
 
-/// The day of a wear as typed (`wear --date`, `edit --last-worn`): today or before. A
-/// later one is a typo (2062 for 2026), and would stay "last worn" through every real wear
-/// until then.
+/// The day of a wear as typed (`wear --date`, `edit --last-worn`): today or before, and a
+/// moment (`2026-11-21T20:00:00Z`) now or before. A later one is a typo (2062 for 2026), or
+/// a wear that has not happened, and would stay "last worn" through every real wear until
+/// then.
 struct WornDate: ArgumentValue, Equatable {
   var date: Date
 
   static func parse(_ text: String, option: String?) throws(BowTieError) -> WornDate {
-    let worn = try DateArgument.parse(text, option: option).date
+    let argument = try DateArgument.parse(text, option: option)
+    let worn = argument.date
     if BowTie.isAfterToday(worn) {
       throw BowTieError.invalidValue("'\(text)' is after today: a wear is today or earlier")
+    }
+    if !argument.isWholeDay && worn.timeIntervalSinceNow > 0 {
+      throw BowTieError.invalidValue("'\(text)' is later than now: a wear is now or earlier")
     }
     return WornDate(date: worn)
   }
