@@ -122,6 +122,13 @@ struct BrowseScenarios {
     try expect(pane, "no tie matches 'zz'")
     try pane.send("Escape")
     try pane.waitFor { !$0.contains("Find a tie") }
+    // Enter on nothing typed asks for a tie, as the rating prompt asks for a rating.
+    try pane.send("/")
+    try expect(pane, "Find a tie")
+    try pane.send("Enter")
+    try expect(pane, "a tie is needed: a search key, a name or its beginning")
+    try pane.send("Escape")
+    try pane.waitFor { !$0.contains("Find a tie") }
     try pane.find("b")
     try expect(pane, "[B]")
     try pane.send("q")

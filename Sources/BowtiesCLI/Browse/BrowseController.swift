@@ -247,6 +247,12 @@ final class BrowseController {
   }
 
   private func confirmFind(_ text: String) throws(BowTieError) {
+    // As the rating prompt says of an empty answer: nothing typed is not a tie not found.
+    guard !text.isEmpty else {
+      mode = .finding(
+        field: text, refusal: "a tie is needed: a search key, a name or its beginning")
+      return
+    }
     do {
       let found = try store.tie(matching: text)
       mode = .main
